@@ -1,0 +1,3 @@
+//! Static evaluation.
+
+pub mod weights;

@@ -1,0 +1,121 @@
+//! 0x88 geometry: move offsets and the two difference tables.
+//!
+//! For on-board squares `a` and `b`, `b - a + 119` lies in 0..239 and identifies the
+//! (rank delta, file delta) pair uniquely. Two tables indexed that way answer, without
+//! looking at the board:
+//! - `STEP`: the unit step (+-1, +-16, +-15, +-17) that walks from `a` towards `b` when they
+//!   share a rank, file or diagonal, else 0;
+//! - `ATTACKERS`: a bit set of the piece kinds that could attack from `a` to `b` on an empty
+//!   board (bit `1 << PieceType as u8`). Sliders still need the squares between to be empty.
+//!
+//! Both are built at compile time.
+
+use crate::types::{PieceType, Square};
+
+pub const KNIGHT_OFFSETS: [i32; 8] = [33, 31, 18, 14, -33, -31, -18, -14];
+pub const KING_OFFSETS: [i32; 8] = [1, -1, 16, -16, 15, 17, -15, -17];
+pub const BISHOP_DIRECTIONS: [i32; 4] = [15, 17, -15, -17];
+pub const ROOK_DIRECTIONS: [i32; 4] = [1, -1, 16, -16];
+
+const TABLE_SIZE: usize = 240;
+
+const fn bit(kind: PieceType) -> u8 {
+    1 << kind as u8
+}
+
+const fn build_step() -> [i8; TABLE_SIZE] {
+    let mut table = [0i8; TABLE_SIZE];
+    let mut d = 0;
+    while d < 8 {
+        let step = KING_OFFSETS[d];
+        let mut distance = 1;
+        while distance < 8 {
+            table[(step * distance + 119) as usize] = step as i8;
+            distance += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
+const fn build_attackers() -> [u8; TABLE_SIZE] {
+    let mut table = [0u8; TABLE_SIZE];
+    let mut i = 0;
+    while i < 8 {
+        table[(KNIGHT_OFFSETS[i] + 119) as usize] |= bit(PieceType::Knight);
+        table[(KING_OFFSETS[i] + 119) as usize] |= bit(PieceType::King);
+        i += 1;
+    }
+    let mut d = 0;
+    while d < 4 {
+        let mut distance = 1;
+        while distance < 8 {
+            let diagonal = (BISHOP_DIRECTIONS[d] * distance + 119) as usize;
+            table[diagonal] |= bit(PieceType::Bishop) | bit(PieceType::Queen);
+            let straight = (ROOK_DIRECTIONS[d] * distance + 119) as usize;
+            table[straight] |= bit(PieceType::Rook) | bit(PieceType::Queen);
+            distance += 1;
+        }
+        d += 1;
+    }
+    table
+}
+
+static STEP: [i8; TABLE_SIZE] = build_step();
+static ATTACKERS: [u8; TABLE_SIZE] = build_attackers();
+
+#[inline(always)]
+fn index(from: Square, to: Square) -> usize {
+    (to as i32 - from as i32 + 119) as usize
+}
+
+/// Unit step from `from` towards `to` along a line, or 0 if they share none.
+#[inline(always)]
+pub fn step_between(from: Square, to: Square) -> i32 {
+    STEP[index(from, to)] as i32
+}
+
+/// Could a piece of `kind` on `from` attack `to` on an otherwise empty board?
+/// (Not meaningful for pawns, whose attacks depend on colour.)
+#[inline(always)]
+pub fn can_attack(kind: PieceType, from: Square, to: Square) -> bool {
+    ATTACKERS[index(from, to)] & bit(kind) != 0
+}
+
+/// True when `step` is a diagonal direction.
+#[inline(always)]
+pub const fn is_diagonal(step: i32) -> bool {
+    matches!(step, 15 | 17 | -15 | -17)
+}
+
+/// Chebyshev (king-move) distance between two squares.
+#[inline(always)]
+pub fn distance(a: Square, b: Square) -> i32 {
+    let file = (a as i32 & 7) - (b as i32 & 7);
+    let rank = (a as i32 >> 4) - (b as i32 >> 4);
+    file.abs().max(rank.abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::parse_square;
+
+    fn sq(name: &str) -> Square {
+        parse_square(name).expect("test square")
+    }
+
+    #[test]
+    fn steps_and_attackers() {
+        assert_eq!(step_between(sq("a1"), sq("h8")), 17);
+        assert_eq!(step_between(sq("h8"), sq("a1")), -17);
+        assert_eq!(step_between(sq("e1"), sq("e8")), 16);
+        assert_eq!(step_between(sq("a1"), sq("b3")), 0);
+        assert!(can_attack(PieceType::Knight, sq("g1"), sq("f3")));
+        assert!(!can_attack(PieceType::Knight, sq("g1"), sq("g3")));
+        assert!(can_attack(PieceType::Queen, sq("d1"), sq("h5")));
+        assert!(!can_attack(PieceType::Rook, sq("d1"), sq("h5")));
+        assert!(can_attack(PieceType::King, sq("e1"), sq("f2")));
+        assert_eq!(distance(sq("a1"), sq("h8")), 7);
+    }
+}

@@ -1,0 +1,96 @@
+//! The `engine` binary: the UCI loop by default, plus `perft`, `bench` and `play`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use ox88::fen::START_FEN;
+use ox88::perft::{divide, perft};
+use ox88::position::Position;
+
+#[derive(Parser)]
+#[command(
+    name = "engine",
+    version,
+    about = "Ox88, a UCI chess engine. Without a subcommand it speaks UCI on stdin/stdout."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (the last ply is bulk-counted, no hash table).
+    Perft {
+        /// Depth in plies (0..=12).
+        depth: u32,
+        /// Position to start from (default: the start position). Shredder-FEN castling accepted.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the node count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Write castling moves king-takes-rook (Chess960 style) in --divide output.
+        #[arg(long)]
+        chess960: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let _ = error.print();
+            return if error.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        None => ExitCode::SUCCESS,
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => run_perft(depth, fen.as_deref(), divide, chess960),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("engine: {message}");
+    ExitCode::from(2)
+}
+
+fn run_perft(depth: u32, fen: Option<&str>, show_divide: bool, chess960: bool) -> ExitCode {
+    if depth > 12 {
+        return fail(&format!("perft depth {depth} is out of range (0..=12)"));
+    }
+    let mut pos = match Position::from_fen(fen.unwrap_or(START_FEN)) {
+        Ok(pos) => pos,
+        Err(error) => return fail(&error.to_string()),
+    };
+    pos.set_chess960(chess960 || pos.is_chess960());
+    let start = Instant::now();
+    let nodes = if show_divide && depth > 0 {
+        let mut total = 0;
+        for (mv, count) in divide(&mut pos, depth) {
+            println!("{}: {count}", mv.to_uci(pos.is_chess960()));
+            total += count;
+        }
+        println!();
+        total
+    } else {
+        perft(&mut pos, depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let nps = (nodes as f64 / seconds.max(1e-9)) as u64;
+    println!(
+        "nodes {nodes} time {} ms nps {nps}",
+        (seconds * 1000.0).round() as u64
+    );
+    ExitCode::SUCCESS
+}

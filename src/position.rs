@@ -1,0 +1,626 @@
+//! The position: a 0x88 mailbox with piece lists, Zobrist key and incremental
+//! material/piece-square score, plus make/unmake with one undo record per ply.
+//!
+//! Invariants (checked by `Position::verify` in tests):
+//! - `board[sq]` and the piece lists agree: `lists[piece][index[sq]] == sq` for every occupied
+//!   square, and `counts[piece]` is the list length. The king of each side is always present.
+//! - `key` is the XOR of the Zobrist keys of everything on the board, side, castling rights and
+//!   en passant file (see `zobrist` for the en passant convention); `psq` is the sum of the
+//!   piece-square values. Both are updated only by `put_piece`, `remove_piece` and `move_piece`
+//!   (and the state changes in `make_move`), so they cannot drift apart from the board.
+//! - Castling rights are a 4-bit mask (`WHITE_KING_SIDE` ...) plus, for each right, the square
+//!   of the rook that castles; that is how Chess960 and standard chess share one code path.
+//!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
+
+use crate::geometry::{can_attack, step_between};
+use crate::moves::{Move, flag};
+use crate::psqt;
+use crate::score::S;
+use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
+use crate::zobrist::{KEYS, piece_key};
+
+pub const WHITE_KING_SIDE: u8 = 1;
+pub const WHITE_QUEEN_SIDE: u8 = 2;
+pub const BLACK_KING_SIDE: u8 = 4;
+pub const BLACK_QUEEN_SIDE: u8 = 8;
+
+/// The most pieces of one kind and colour (2 knights + 8 promoted pawns).
+const LIST_CAPACITY: usize = 10;
+
+/// What `unmake_move` needs to restore, one record per ply (also the game history used for
+/// repetition detection).
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    pub mv: Move,
+    pub captured: Piece,
+    pub castling: u8,
+    pub en_passant: Square,
+    pub halfmove_clock: u16,
+    /// The key of the position before the move.
+    pub key: u64,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) board: [Piece; 128],
+    pub(crate) lists: [[Square; LIST_CAPACITY]; 16],
+    pub(crate) counts: [u8; 16],
+    index: [u8; 128],
+    pub(crate) side: Color,
+    pub(crate) castling: u8,
+    /// Rook square for each castling right, indexed by the right's bit number.
+    pub(crate) castle_rooks: [Square; 4],
+    pub(crate) castle_mask: [u8; 128],
+    pub(crate) en_passant: Square,
+    pub(crate) halfmove_clock: u16,
+    pub(crate) fullmove_number: u16,
+    pub(crate) key: u64,
+    pub(crate) psq: S,
+    pub(crate) chess960: bool,
+    pub(crate) history: Vec<Undo>,
+}
+
+impl Position {
+    /// An empty board (no kings yet); only FEN parsing builds on it.
+    pub(crate) fn empty() -> Position {
+        Position {
+            board: [Piece::NONE; 128],
+            lists: [[NO_SQUARE; LIST_CAPACITY]; 16],
+            counts: [0; 16],
+            index: [0; 128],
+            side: Color::White,
+            castling: 0,
+            castle_rooks: [NO_SQUARE; 4],
+            castle_mask: [0x0F; 128],
+            en_passant: NO_SQUARE,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+            psq: S::ZERO,
+            chess960: false,
+            history: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::fen::START_FEN).expect("the start position is valid")
+    }
+
+    // ---- Accessors ------------------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq as usize]
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.lists[Piece::new(color, PieceType::King).index()][0]
+    }
+
+    /// Squares of all pieces of one kind and colour.
+    #[inline(always)]
+    pub fn squares(&self, color: Color, kind: PieceType) -> &[Square] {
+        let piece = Piece::new(color, kind).index();
+        &self.lists[piece][..self.counts[piece] as usize]
+    }
+
+    #[inline(always)]
+    pub fn count(&self, color: Color, kind: PieceType) -> i32 {
+        self.counts[Piece::new(color, kind).index()] as i32
+    }
+
+    /// Incremental material + piece-square score, white minus black.
+    #[inline(always)]
+    pub fn psq_score(&self) -> S {
+        self.psq
+    }
+
+    pub fn en_passant_square(&self) -> Option<Square> {
+        (self.en_passant != NO_SQUARE).then_some(self.en_passant)
+    }
+
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Chess960 changes only how castling is written (king takes rook), never the rules.
+    pub fn set_chess960(&mut self, chess960: bool) {
+        self.chess960 = chess960;
+    }
+
+    /// Moves played since this position was set up (game history plus search path).
+    pub fn history(&self) -> &[Undo] {
+        &self.history
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|undo| undo.mv)
+    }
+
+    /// Forget the game history (the root of a new search keeps only what repetition needs).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// Non-pawn, non-king material count of one side (for the null-move zugzwang guard).
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        self.count(color, PieceType::Knight)
+            + self.count(color, PieceType::Bishop)
+            + self.count(color, PieceType::Rook)
+            + self.count(color, PieceType::Queen)
+            > 0
+    }
+
+    // ---- The three primitives -------------------------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        let p = piece.index();
+        self.board[sq as usize] = piece;
+        self.index[sq as usize] = self.counts[p];
+        self.lists[p][self.counts[p] as usize] = sq;
+        self.counts[p] += 1;
+        self.key ^= piece_key(piece, sq);
+        self.psq += psqt::value(piece, sq);
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove_piece(&mut self, sq: Square) -> Piece {
+        let piece = self.board[sq as usize];
+        let p = piece.index();
+        self.board[sq as usize] = Piece::NONE;
+        self.counts[p] -= 1;
+        let last = self.lists[p][self.counts[p] as usize];
+        let slot = self.index[sq as usize];
+        self.lists[p][slot as usize] = last;
+        self.index[last as usize] = slot;
+        self.key ^= piece_key(piece, sq);
+        self.psq -= psqt::value(piece, sq);
+        piece
+    }
+
+    #[inline(always)]
+    pub(crate) fn move_piece(&mut self, from: Square, to: Square) {
+        let piece = self.board[from as usize];
+        self.board[from as usize] = Piece::NONE;
+        self.board[to as usize] = piece;
+        let slot = self.index[from as usize];
+        self.index[to as usize] = slot;
+        self.lists[piece.index()][slot as usize] = to;
+        self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
+        self.psq += psqt::value(piece, to) - psqt::value(piece, from);
+    }
+
+    // ---- Make / unmake --------------------------------------------------------------------
+
+    /// Plays a legal move (from this position's generator). Pushes one undo record.
+    pub fn make_move(&mut self, mv: Move) {
+        let us = self.side;
+        let from = mv.from();
+        let to = mv.to();
+        let moving = self.board[from as usize];
+        let mut undo = Undo {
+            mv,
+            captured: Piece::NONE,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        };
+        if self.en_passant != NO_SQUARE {
+            self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
+            self.en_passant = NO_SQUARE;
+        }
+        self.halfmove_clock += 1;
+
+        match mv.flag() {
+            flag::CASTLE => {
+                let king_to = mv.castle_king_target();
+                let rook_to = mv.castle_rook_target();
+                let king = self.remove_piece(from);
+                let rook = self.remove_piece(to);
+                self.put_piece(king, king_to);
+                self.put_piece(rook, rook_to);
+            }
+            flag::EN_PASSANT => {
+                let victim = (to as i32 - us.forward()) as Square;
+                undo.captured = self.remove_piece(victim);
+                self.move_piece(from, to);
+                self.halfmove_clock = 0;
+            }
+            _ => {
+                if mv.is_capture() {
+                    undo.captured = self.remove_piece(to);
+                    self.halfmove_clock = 0;
+                }
+                if mv.is_promotion() {
+                    self.remove_piece(from);
+                    self.put_piece(Piece::new(us, mv.promotion_piece()), to);
+                } else {
+                    self.move_piece(from, to);
+                }
+                if moving.kind() == PieceType::Pawn {
+                    self.halfmove_clock = 0;
+                    if mv.flag() == flag::DOUBLE_PUSH {
+                        self.set_en_passant_if_capturable(from, to);
+                    }
+                }
+            }
+        }
+
+        let rights =
+            self.castling & self.castle_mask[from as usize] & self.castle_mask[to as usize];
+        if rights != self.castling {
+            self.key ^= KEYS.castling[self.castling as usize] ^ KEYS.castling[rights as usize];
+            self.castling = rights;
+        }
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.side = us.flip();
+        self.key ^= KEYS.black_to_move;
+        self.history.push(undo);
+    }
+
+    /// After a double push, records the en passant square only if an enemy pawn could take.
+    #[inline(always)]
+    fn set_en_passant_if_capturable(&mut self, from: Square, to: Square) {
+        let enemy_pawn = Piece::new(self.side.flip(), PieceType::Pawn);
+        let left = to as i32 - 1;
+        let right = to as i32 + 1;
+        let capturable = (on_board(left) && self.board[left as usize] == enemy_pawn)
+            || (on_board(right) && self.board[right as usize] == enemy_pawn);
+        if capturable {
+            self.en_passant = ((from as i32 + to as i32) / 2) as Square;
+            self.key ^= KEYS.en_passant_file[file_of(to) as usize];
+        }
+    }
+
+    /// Takes back the last move made with `make_move`.
+    pub fn unmake_move(&mut self) {
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_move without a move to take back");
+        let mv = undo.mv;
+        self.side = self.side.flip();
+        let us = self.side;
+        if us == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let from = mv.from();
+        let to = mv.to();
+
+        match mv.flag() {
+            flag::CASTLE => {
+                let king = self.remove_piece(mv.castle_king_target());
+                let rook = self.remove_piece(mv.castle_rook_target());
+                self.put_piece(king, from);
+                self.put_piece(rook, to);
+            }
+            flag::EN_PASSANT => {
+                self.move_piece(to, from);
+                let victim = (to as i32 - us.forward()) as Square;
+                self.put_piece(undo.captured, victim);
+            }
+            _ => {
+                if mv.is_promotion() {
+                    self.remove_piece(to);
+                    self.put_piece(Piece::new(us, PieceType::Pawn), from);
+                } else {
+                    self.move_piece(to, from);
+                }
+                if !undo.captured.is_none() {
+                    self.put_piece(undo.captured, to);
+                }
+            }
+        }
+        self.castling = undo.castling;
+        self.en_passant = undo.en_passant;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    /// Passes the move (null-move pruning). Must not be called in check.
+    pub fn make_null_move(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NULL,
+            captured: Piece::NONE,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        });
+        if self.en_passant != NO_SQUARE {
+            self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
+            self.en_passant = NO_SQUARE;
+        }
+        self.halfmove_clock += 1;
+        self.side = self.side.flip();
+        self.key ^= KEYS.black_to_move;
+    }
+
+    pub fn unmake_null_move(&mut self) {
+        let undo = self
+            .history
+            .pop()
+            .expect("unmake_null_move without a null move");
+        self.side = self.side.flip();
+        self.en_passant = undo.en_passant;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    // ---- Attacks --------------------------------------------------------------------------
+
+    /// Is `sq` attacked by any piece of `by`? Uses the current board as it is.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_without(sq, by, NO_SQUARE, NO_SQUARE)
+    }
+
+    /// `is_attacked` as if the squares `lifted_a` and `lifted_b` were empty.
+    pub(crate) fn attacked_without(
+        &self,
+        sq: Square,
+        by: Color,
+        lifted_a: Square,
+        lifted_b: Square,
+    ) -> bool {
+        let target = sq as i32;
+        let pawn = Piece::new(by, PieceType::Pawn);
+        let back = target - by.forward();
+        for side_step in [-1, 1] {
+            let origin = back + side_step;
+            if on_board(origin) && self.board[origin as usize] == pawn {
+                return true;
+            }
+        }
+        for &origin in self.squares(by, PieceType::Knight) {
+            if can_attack(PieceType::Knight, origin, sq) {
+                return true;
+            }
+        }
+        if can_attack(PieceType::King, self.king_square(by), sq) {
+            return true;
+        }
+        for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+            for &origin in self.squares(by, kind) {
+                if !can_attack(kind, origin, sq) {
+                    continue;
+                }
+                let step = step_between(origin, sq);
+                let mut walk = origin as i32 + step;
+                let mut clear = true;
+                while walk != target {
+                    let square = walk as Square;
+                    if square != lifted_a
+                        && square != lifted_b
+                        && !self.board[walk as usize].is_none()
+                    {
+                        clear = false;
+                        break;
+                    }
+                    walk += step;
+                }
+                if clear {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+
+    /// Does `mv` (legal here) give check? Answered by playing it, which is exact and cheap
+    /// enough for SAN and for ordering decisions outside the hot path.
+    pub fn gives_check(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let check = self.in_check();
+        self.unmake_move();
+        check
+    }
+
+    // ---- Draws ----------------------------------------------------------------------------
+
+    /// Has the current position occurred before? `search_ply` is how many of the latest
+    /// history entries belong to the search path: one repetition inside the path counts as a
+    /// draw, an older one needs two (a true threefold repetition).
+    pub fn is_repetition(&self, search_ply: usize) -> bool {
+        let reach = (self.halfmove_clock as usize).min(self.history.len());
+        let mut seen = 0;
+        let mut distance = 4;
+        while distance <= reach {
+            let undo = &self.history[self.history.len() - distance];
+            if undo.key == self.key {
+                if distance <= search_ply {
+                    return true;
+                }
+                seen += 1;
+                if seen == 2 {
+                    return true;
+                }
+            }
+            distance += 2;
+        }
+        false
+    }
+
+    /// Threefold repetition over the whole game history.
+    pub fn is_threefold(&self) -> bool {
+        self.is_repetition(0)
+    }
+
+    pub fn is_fifty_move_draw(&self) -> bool {
+        self.halfmove_clock >= 100
+    }
+
+    /// Neither side can mate by any sequence of legal moves (bare kings, one minor, or
+    /// bishops all on one colour).
+    pub fn is_insufficient_material(&self) -> bool {
+        let heavy_or_pawn = [PieceType::Pawn, PieceType::Rook, PieceType::Queen];
+        for color in [Color::White, Color::Black] {
+            if heavy_or_pawn
+                .iter()
+                .any(|&kind| self.count(color, kind) > 0)
+            {
+                return false;
+            }
+        }
+        let knights = self.count(Color::White, PieceType::Knight)
+            + self.count(Color::Black, PieceType::Knight);
+        let bishops = self.count(Color::White, PieceType::Bishop)
+            + self.count(Color::Black, PieceType::Bishop);
+        if knights + bishops <= 1 {
+            return true;
+        }
+        if knights > 0 {
+            return false;
+        }
+        // Only bishops: a draw when they all stand on squares of one colour.
+        let mut colours = [false; 2];
+        for color in [Color::White, Color::Black] {
+            for &sq in self.squares(color, PieceType::Bishop) {
+                colours[((sq >> 4) + (sq & 7)) as usize & 1] = true;
+            }
+        }
+        !(colours[0] && colours[1])
+    }
+
+    // ---- From-scratch recomputation, for tests and debugging ------------------------------
+
+    /// Recomputes the Zobrist key from the board and state.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for rank in 0..8 {
+            for file in 0..8 {
+                let sq = make_square(file, rank);
+                let piece = self.board[sq as usize];
+                if !piece.is_none() {
+                    key ^= piece_key(piece, sq);
+                }
+            }
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.black_to_move;
+        }
+        key ^= KEYS.castling[self.castling as usize];
+        if self.en_passant != NO_SQUARE {
+            key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
+        }
+        key
+    }
+
+    /// Recomputes the material + piece-square sum from the board.
+    pub fn compute_psq(&self) -> S {
+        let mut sum = S::ZERO;
+        for rank in 0..8 {
+            for file in 0..8 {
+                let sq = make_square(file, rank);
+                let piece = self.board[sq as usize];
+                if !piece.is_none() {
+                    sum += psqt::value(piece, sq);
+                }
+            }
+        }
+        sum
+    }
+
+    /// Checks every invariant in the module doc; returns a description of the first broken one.
+    pub fn verify(&self) -> Result<(), String> {
+        if self.key != self.compute_key() {
+            return Err(format!(
+                "key {:016x} != recomputed {:016x}",
+                self.key,
+                self.compute_key()
+            ));
+        }
+        if self.psq != self.compute_psq() {
+            return Err(format!(
+                "psq {:?} != recomputed {:?}",
+                self.psq,
+                self.compute_psq()
+            ));
+        }
+        let mut listed = 0;
+        for piece in 1..16 {
+            for slot in 0..self.counts[piece] as usize {
+                let sq = self.lists[piece][slot];
+                if self.board[sq as usize].index() != piece
+                    || self.index[sq as usize] as usize != slot
+                {
+                    return Err(format!(
+                        "piece list {piece} slot {slot} disagrees with the board"
+                    ));
+                }
+                listed += 1;
+            }
+        }
+        let on_board = (0..128u8)
+            .filter(|&sq| on_board(sq as i32) && !self.board[sq as usize].is_none())
+            .count();
+        if listed != on_board {
+            return Err(format!("{listed} pieces listed, {on_board} on the board"));
+        }
+        for color in [Color::White, Color::Black] {
+            if self.count(color, PieceType::King) != 1 {
+                return Err(format!(
+                    "{color:?} has {} kings",
+                    self.count(color, PieceType::King)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl PartialEq for Position {
+    /// Two positions are equal when board, side, rights, en passant and clocks agree
+    /// (history is not compared).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.castle_rooks == other.castle_rooks
+            && self.en_passant == other.en_passant
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.key == other.key
+            && self.psq == other.psq
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
