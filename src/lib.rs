@@ -5,15 +5,22 @@
 //! `fen`, `movegen`, `san`, `perft` → `eval`, `tt`, `search`, `time` → `uci`, `play`.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
+pub mod bench;
+pub mod datagen;
 pub mod eval;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod position;
 pub mod psqt;
 pub mod san;
 pub mod score;
+pub mod search;
+pub mod time;
+pub mod tune;
 pub mod types;
+pub mod uci;
 pub mod zobrist;

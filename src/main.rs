@@ -35,6 +35,14 @@ enum Command {
         #[arg(long)]
         chess960: bool,
     },
+    /// Search fixed positions to a fixed depth; prints `<nodes> nodes <nps> nps` last.
+    Bench(ox88::bench::BenchArgs),
+    /// Play a game against Ox88 in the terminal.
+    Play(ox88::play::PlayArgs),
+    /// Tune evaluation weights on labelled positions (Texel's method).
+    Tune(ox88::tune::TuneArgs),
+    /// Generate labelled positions by self-play, for `tune`.
+    Datagen(ox88::datagen::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,7 +58,11 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        None => ExitCode::SUCCESS,
+        None => ox88::uci::run(),
+        Some(Command::Bench(args)) => ox88::bench::run(&args),
+        Some(Command::Play(args)) => ox88::play::run(&args),
+        Some(Command::Tune(args)) => ox88::tune::run(&args),
+        Some(Command::Datagen(args)) => ox88::datagen::run(&args),
         Some(Command::Perft {
             depth,
             fen,
