@@ -30,15 +30,25 @@ pub enum GenType {
     Quiet,
 }
 
-impl GenType {
-    #[inline(always)]
-    fn noisy(self) -> bool {
-        self != GenType::Quiet
-    }
+/// Where generated moves go: a `MoveList`, or a counter when only the number matters.
+pub trait MoveSink {
+    fn add(&mut self, mv: Move);
+}
 
+impl MoveSink for MoveList {
     #[inline(always)]
-    fn quiet(self) -> bool {
-        self != GenType::Noisy
+    fn add(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Counts moves instead of storing them.
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn add(&mut self, _mv: Move) {
+        self.0 += 1;
     }
 }
 
@@ -76,25 +86,59 @@ const fn bit(sq: Square) -> u128 {
 impl Position {
     /// All legal moves of the kind asked for, appended to `list`.
     pub fn generate(&self, kind: GenType, list: &mut MoveList) {
+        match kind {
+            GenType::All => self.generate_into::<true, true, _>(list),
+            GenType::Noisy => self.generate_into::<false, true, _>(list),
+            GenType::Quiet => self.generate_into::<true, false, _>(list),
+        }
+    }
+
+    /// The number of legal moves, without storing them (perft's last ply).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate_into::<true, true, _>(&mut counter);
+        counter.0
+    }
+
+    /// The generator itself, specialised at compile time on which moves are wanted and on
+    /// where they go.
+    fn generate_into<const QUIET: bool, const NOISY: bool, S: MoveSink>(&self, list: &mut S) {
         let context = self.context();
-        if context.checkers < 2 {
-            self.generate_pawns(&context, kind, list);
-            for &from in self.squares(context.us, PieceType::Knight) {
-                if context.pinned & bit(from) == 0 {
-                    self.generate_leaper(&context, from, &KNIGHT_OFFSETS, kind, list);
-                }
-            }
-            for &from in self.squares(context.us, PieceType::Bishop) {
-                self.generate_slider(&context, from, &BISHOP_DIRECTIONS, kind, list);
-            }
-            for &from in self.squares(context.us, PieceType::Rook) {
-                self.generate_slider(&context, from, &ROOK_DIRECTIONS, kind, list);
-            }
-            for &from in self.squares(context.us, PieceType::Queen) {
-                self.generate_slider(&context, from, &KING_OFFSETS, kind, list);
+        match context.checkers {
+            0 => self.generate_pieces::<QUIET, NOISY, false, S>(&context, list),
+            1 => self.generate_pieces::<QUIET, NOISY, true, S>(&context, list),
+            _ => {}
+        }
+        self.generate_king::<QUIET, NOISY, S>(&context, list);
+    }
+
+    /// Moves of everything but the king; `CHECKED` adds the "capture or block" filter.
+    #[inline(always)]
+    fn generate_pieces<const QUIET: bool, const NOISY: bool, const CHECKED: bool, S: MoveSink>(
+        &self,
+        context: &Context,
+        list: &mut S,
+    ) {
+        self.generate_pawns::<QUIET, NOISY, CHECKED, S>(context, list);
+        for &from in self.squares(context.us, PieceType::Knight) {
+            if context.pinned & bit(from) == 0 {
+                self.generate_knight::<QUIET, NOISY, CHECKED, S>(context, from, list);
             }
         }
-        self.generate_king(&context, kind, list);
+        for &from in self.squares(context.us, PieceType::Bishop) {
+            self.generate_slider::<QUIET, NOISY, CHECKED, S>(
+                context,
+                from,
+                &BISHOP_DIRECTIONS,
+                list,
+            );
+        }
+        for &from in self.squares(context.us, PieceType::Rook) {
+            self.generate_slider::<QUIET, NOISY, CHECKED, S>(context, from, &ROOK_DIRECTIONS, list);
+        }
+        for &from in self.squares(context.us, PieceType::Queen) {
+            self.generate_slider::<QUIET, NOISY, CHECKED, S>(context, from, &KING_OFFSETS, list);
+        }
     }
 
     /// Convenience: every legal move.
@@ -117,27 +161,31 @@ impl Position {
         }
         let context = self.context();
         let mut list = MoveList::new();
-        let kind = if mv.is_noisy() {
-            GenType::Noisy
-        } else {
-            GenType::Quiet
-        };
         match piece.kind() {
-            PieceType::King => self.generate_king(&context, kind, &mut list),
+            PieceType::King => self.generate_king::<true, true, _>(&context, &mut list),
             _ if context.checkers >= 2 => {}
-            PieceType::Pawn => self.generate_pawn(&context, from, kind, &mut list),
+            PieceType::Pawn => self.generate_pawn::<true, true, true, _>(&context, from, &mut list),
             PieceType::Knight if context.pinned & bit(from) == 0 => {
-                self.generate_leaper(&context, from, &KNIGHT_OFFSETS, kind, &mut list)
+                self.generate_knight::<true, true, true, _>(&context, from, &mut list)
             }
-            PieceType::Bishop => {
-                self.generate_slider(&context, from, &BISHOP_DIRECTIONS, kind, &mut list)
-            }
-            PieceType::Rook => {
-                self.generate_slider(&context, from, &ROOK_DIRECTIONS, kind, &mut list)
-            }
-            PieceType::Queen => {
-                self.generate_slider(&context, from, &KING_OFFSETS, kind, &mut list)
-            }
+            PieceType::Bishop => self.generate_slider::<true, true, true, _>(
+                &context,
+                from,
+                &BISHOP_DIRECTIONS,
+                &mut list,
+            ),
+            PieceType::Rook => self.generate_slider::<true, true, true, _>(
+                &context,
+                from,
+                &ROOK_DIRECTIONS,
+                &mut list,
+            ),
+            PieceType::Queen => self.generate_slider::<true, true, true, _>(
+                &context,
+                from,
+                &KING_OFFSETS,
+                &mut list,
+            ),
             _ => {}
         }
         list.contains(&mv)
@@ -228,19 +276,28 @@ impl Position {
         context
     }
 
-    fn generate_pawns(&self, context: &Context, kind: GenType, list: &mut MoveList) {
+    fn generate_pawns<const QUIET: bool, const NOISY: bool, const CHECKED: bool, S: MoveSink>(
+        &self,
+        context: &Context,
+        list: &mut S,
+    ) {
         for &from in self.squares(context.us, PieceType::Pawn) {
-            self.generate_pawn(context, from, kind, list);
+            self.generate_pawn::<QUIET, NOISY, CHECKED, S>(context, from, list);
         }
     }
 
     #[inline(always)]
-    fn generate_pawn(&self, context: &Context, from: Square, kind: GenType, list: &mut MoveList) {
+    fn generate_pawn<const QUIET: bool, const NOISY: bool, const CHECKED: bool, S: MoveSink>(
+        &self,
+        context: &Context,
+        from: Square,
+        list: &mut S,
+    ) {
         let us = context.us;
         let forward = us.forward();
         let pin_step = context.pin_step(from);
         let allowed = |to: Square| -> bool {
-            context.targets & bit(to) != 0
+            (!CHECKED || context.targets & bit(to) != 0)
                 && (pin_step == 0 || step_between(context.king, to) == pin_step)
         };
         let promotes = us.relative_rank(from) == 6;
@@ -249,24 +306,24 @@ impl Position {
         let one = (from as i32 + forward) as Square;
         if self.board[one as usize].is_none() {
             if promotes {
-                if kind.noisy() && allowed(one) {
+                if NOISY && allowed(one) {
                     push_promotions(list, from, one, false);
                 }
-            } else if kind.quiet() {
+            } else if QUIET {
                 if allowed(one) {
-                    list.push(Move::new(from, one, flag::QUIET));
+                    list.add(Move::new(from, one, flag::QUIET));
                 }
                 if us.relative_rank(from) == 1 {
                     let two = (one as i32 + forward) as Square;
                     if self.board[two as usize].is_none() && allowed(two) {
-                        list.push(Move::new(from, two, flag::DOUBLE_PUSH));
+                        list.add(Move::new(from, two, flag::DOUBLE_PUSH));
                     }
                 }
             }
         }
 
         // Captures.
-        if !kind.noisy() {
+        if !NOISY {
             return;
         }
         for side_step in [-1, 1] {
@@ -281,11 +338,11 @@ impl Position {
                     if promotes {
                         push_promotions(list, from, to, true);
                     } else {
-                        list.push(Move::new(from, to, flag::CAPTURE));
+                        list.add(Move::new(from, to, flag::CAPTURE));
                     }
                 }
             } else if to == self.en_passant && self.en_passant_is_legal(context, from, to) {
-                list.push(Move::new(from, to, flag::EN_PASSANT));
+                list.add(Move::new(from, to, flag::EN_PASSANT));
             }
         }
     }
@@ -339,42 +396,39 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_leaper(
+    fn generate_knight<const QUIET: bool, const NOISY: bool, const CHECKED: bool, S: MoveSink>(
         &self,
         context: &Context,
         from: Square,
-        offsets: &[i32; 8],
-        kind: GenType,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
-        for offset in offsets {
+        for offset in KNIGHT_OFFSETS {
             let target = from as i32 + offset;
             if !on_board(target) {
                 continue;
             }
             let to = target as Square;
-            if context.targets & bit(to) == 0 {
+            if CHECKED && context.targets & bit(to) == 0 {
                 continue;
             }
             let victim = self.board[to as usize];
             if victim.is_none() {
-                if kind.quiet() {
-                    list.push(Move::new(from, to, flag::QUIET));
+                if QUIET {
+                    list.add(Move::new(from, to, flag::QUIET));
                 }
-            } else if victim.color() == context.them && kind.noisy() {
-                list.push(Move::new(from, to, flag::CAPTURE));
+            } else if victim.color() == context.them && NOISY {
+                list.add(Move::new(from, to, flag::CAPTURE));
             }
         }
     }
 
     #[inline(always)]
-    fn generate_slider(
+    fn generate_slider<const QUIET: bool, const NOISY: bool, const CHECKED: bool, S: MoveSink>(
         &self,
         context: &Context,
         from: Square,
         directions: &[i32],
-        kind: GenType,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         let pin_step = context.pin_step(from);
         for &step in directions {
@@ -386,15 +440,15 @@ impl Position {
                 let to = target as Square;
                 let victim = self.board[to as usize];
                 if victim.is_none() {
-                    if kind.quiet() && context.targets & bit(to) != 0 {
-                        list.push(Move::new(from, to, flag::QUIET));
+                    if QUIET && (!CHECKED || context.targets & bit(to) != 0) {
+                        list.add(Move::new(from, to, flag::QUIET));
                     }
                 } else {
                     if victim.color() == context.them
-                        && kind.noisy()
-                        && context.targets & bit(to) != 0
+                        && NOISY
+                        && (!CHECKED || context.targets & bit(to) != 0)
                     {
-                        list.push(Move::new(from, to, flag::CAPTURE));
+                        list.add(Move::new(from, to, flag::CAPTURE));
                     }
                     break;
                 }
@@ -403,7 +457,11 @@ impl Position {
         }
     }
 
-    fn generate_king(&self, context: &Context, kind: GenType, list: &mut MoveList) {
+    fn generate_king<const QUIET: bool, const NOISY: bool, S: MoveSink>(
+        &self,
+        context: &Context,
+        list: &mut S,
+    ) {
         let from = context.king;
         for offset in KING_OFFSETS {
             let target = from as i32 + offset;
@@ -416,7 +474,7 @@ impl Position {
             if is_capture && victim.color() == context.us {
                 continue;
             }
-            if (is_capture && !kind.noisy()) || (!is_capture && !kind.quiet()) {
+            if (is_capture && !NOISY) || (!is_capture && !QUIET) {
                 continue;
             }
             if !self.attacked_without(to, context.them, from, NO_SQUARE) {
@@ -425,15 +483,15 @@ impl Position {
                 } else {
                     flag::QUIET
                 };
-                list.push(Move::new(from, to, kind_flag));
+                list.add(Move::new(from, to, kind_flag));
             }
         }
-        if kind.quiet() && context.checkers == 0 {
+        if QUIET && context.checkers == 0 {
             self.generate_castling(context, list);
         }
     }
 
-    fn generate_castling(&self, context: &Context, list: &mut MoveList) {
+    fn generate_castling<S: MoveSink>(&self, context: &Context, list: &mut S) {
         let (first_bit, first_slot) = match context.us {
             Color::White => (WHITE_KING_SIDE, 0),
             Color::Black => (BLACK_KING_SIDE, 2),
@@ -461,19 +519,19 @@ impl Position {
             let (start, end) = (king.min(king_to), king.max(king_to));
             let safe = (start..=end).all(|sq| !self.attacked_without(sq, context.them, king, rook));
             if safe {
-                list.push(castle);
+                list.add(castle);
             }
         }
     }
 }
 
-fn push_promotions(list: &mut MoveList, from: Square, to: Square, capture: bool) {
+fn push_promotions<S: MoveSink>(list: &mut S, from: Square, to: Square, capture: bool) {
     for piece in [
         PieceType::Queen,
         PieceType::Knight,
         PieceType::Rook,
         PieceType::Bishop,
     ] {
-        list.push(Move::promotion(from, to, piece, capture));
+        list.add(Move::promotion(from, to, piece, capture));
     }
 }

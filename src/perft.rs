@@ -1,7 +1,7 @@
 //! Perft: counts the leaf nodes of the legal move tree, the standard test of a move generator.
 //!
-//! Because generation is fully legal, the last ply is bulk-counted (the length of the move
-//! list) instead of made and unmade. No hash table is used, so the figure measures generation
+//! Because generation is fully legal, the last ply is bulk-counted (the generator counts the
+//! moves instead of storing them) rather than made and unmade. No hash table is used, so the figure measures generation
 //! and make/unmake alone.
 
 use crate::movegen::GenType;
@@ -9,14 +9,13 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => return 1,
+        1 => return pos.count_legal_moves(),
+        _ => {}
     }
     let mut list = MoveList::new();
     pos.generate(GenType::All, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
     let mut nodes = 0;
     for &mv in &list {
         pos.make_move(mv);
