@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Benchmarks (figures, not tests). Builds a release binary tuned for this CPU and compares it with
+# reference engines run on the same machine in the same run.
+#
+#   ./bench.sh              search bench: signature (node count) and nps, vs `ethereal-chess bench`
+#   ./bench.sh perft-speed  startpos perft 6 and Kiwipete perft 5, vs Stockfish's `go perft`
+#   ./bench.sh perft        perft-speed, then every perft suite in perft/ at full depth (long)
+#
+# Reference engines: `apt-get install stockfish ethereal-chess` (found in /usr/games).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}/native"
+export RUSTFLAGS="-C target-cpu=native"
+cargo build --release --quiet
+ENGINE="$CARGO_TARGET_DIR/release/engine"
+STOCKFISH="$(command -v stockfish || echo /usr/games/stockfish)"
+ETHEREAL="$(command -v ethereal-chess || echo /usr/games/ethereal-chess)"
+
+now_ms() { date +%s%3N; }
+
+# Wall time in ms of a Stockfish `go perft`, minus its start-up time.
+stockfish_perft_ms() {
+    local fen="$1" depth="$2" start end base
+    start=$(now_ms); printf 'quit\n' | "$STOCKFISH" >/dev/null; end=$(now_ms); base=$((end - start))
+    start=$(now_ms)
+    printf 'position fen %s\ngo perft %s\nquit\n' "$fen" "$depth" | "$STOCKFISH" | grep -q "Nodes searched"
+    end=$(now_ms)
+    echo $((end - start - base))
+}
+
+ox88_perft_ms() {
+    local fen="$1" depth="$2" start end
+    start=$(now_ms); "$ENGINE" perft "$depth" --fen "$fen" >/dev/null; end=$(now_ms)
+    echo $((end - start))
+}
+
+perft_speed() {
+    local start_fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    local kiwipete="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    printf '%-22s %10s %12s %7s\n' "perft" "Ox88 ms" "Stockfish ms" "ratio"
+    for case in "startpos 6|$start_fen|6" "kiwipete 5|$kiwipete|5"; do
+        IFS='|' read -r name fen depth <<<"$case"
+        local ours theirs="n/a" ratio="n/a"
+        ours=$(ox88_perft_ms "$fen" "$depth")
+        if [ -x "$STOCKFISH" ]; then
+            theirs=$(stockfish_perft_ms "$fen" "$depth")
+            ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
+        fi
+        printf '%-22s %10s %12s %7s\n' "$name" "$ours" "$theirs" "$ratio"
+    done
+    echo "(ratio = Ox88 time / Stockfish time; bar <= 1.5)"
+}
+
+search_bench() {
+    local ours ours_nps theirs_nps
+    ours=$("$ENGINE" bench | tail -n 1)
+    echo "Ox88 bench: $ours"
+    ours_nps=$(awk '{ print $3 }' <<<"$ours")
+    if [ -x "$ETHEREAL" ]; then
+        theirs_nps=$("$ETHEREAL" bench 2>/dev/null | awk '/^NPS/ { print $3 }')
+        echo "Ethereal bench: $theirs_nps nps"
+        awk -v a="$ours_nps" -v b="$theirs_nps" 'BEGIN { printf "nps ratio Ox88/Ethereal: %.2f (bar >= 1.0)\n", a / b }'
+    fi
+}
+
+case "${1:-search}" in
+    search) search_bench ;;
+    perft-speed) perft_speed ;;
+    perft)
+        perft_speed
+        echo "Full-depth perft suites (cargo test --release -- --ignored):"
+        cargo test --release --quiet --test perft_suites -- --ignored --nocapture
+        ;;
+    *) echo "usage: $0 [search|perft-speed|perft]" >&2; exit 2 ;;
+esac

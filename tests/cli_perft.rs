@@ -1,0 +1,74 @@
+//! The `engine perft` command line: output format and errors (exit code 2, one line on stderr).
+
+use std::process::{Command, Output};
+
+fn engine(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_engine"))
+        .args(args)
+        .output()
+        .expect("the engine binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn perft_prints_total_time_and_speed() {
+    let output = engine(&["perft", "3"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let last = text.lines().last().expect("a summary line");
+    assert!(last.starts_with("nodes 8902 time "), "{last}");
+    assert!(last.contains(" nps "), "{last}");
+}
+
+#[test]
+fn divide_lists_every_root_move() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let output = engine(&["perft", "2", "--fen", kiwipete, "--divide"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let moves: Vec<&str> = text.lines().filter(|line| line.contains(": ")).collect();
+    assert_eq!(moves.len(), 48);
+    assert!(moves.contains(&"e1g1: 43"), "{text}");
+    let sum: u64 = moves
+        .iter()
+        .map(|line| line.rsplit(' ').next().and_then(|n| n.parse::<u64>().ok()).expect("count"))
+        .sum();
+    assert_eq!(sum, 2039);
+    assert!(text.lines().last().expect("summary").starts_with("nodes 2039 "));
+}
+
+#[test]
+fn chess960_divide_writes_king_takes_rook() {
+    let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+    let output = engine(&["perft", "1", "--fen", fen, "--divide", "--chess960"]);
+    let text = stdout(&output);
+    assert!(text.contains("e1h1: 1") && text.contains("e1a1: 1"), "{text}");
+    let standard = stdout(&engine(&["perft", "1", "--fen", fen, "--divide"]));
+    assert!(standard.contains("e1g1: 1") && standard.contains("e1c1: 1"), "{standard}");
+    assert!(text.lines().last().expect("summary").starts_with("nodes 26 "));
+}
+
+#[test]
+fn bad_input_exits_with_code_2_and_one_line() {
+    for args in [
+        vec!["perft", "3", "--fen", "not a fen"],
+        vec!["perft", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        vec!["perft", "99"],
+        vec!["perft", "x"],
+        vec!["perft"],
+    ] {
+        let output = engine(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(!error.trim().is_empty(), "{args:?}: no message");
+        assert!(stdout(&output).is_empty(), "{args:?}: printed to stdout");
+        assert!(!error.contains("panicked"), "{args:?}: {error}");
+    }
+    let output = engine(&["perft", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(error.trim().lines().count(), 1, "{error}");
+    assert!(error.contains("king"), "{error}");
+}
