@@ -11,13 +11,18 @@
 //! - Castling rights are a 4-bit mask (`WHITE_KING_SIDE` ...) plus, for each right, the square
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
+//!
+//! Draw rules live in `draws.rs`, the from-scratch recomputations used by tests in `verify.rs`.
 
 use crate::geometry::{can_attack, step_between};
 use crate::moves::{Move, flag};
 use crate::psqt;
 use crate::score::S;
-use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
+use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board};
 use crate::zobrist::{KEYS, piece_key};
+
+mod draws;
+mod verify;
 
 pub const WHITE_KING_SIDE: u8 = 1;
 pub const WHITE_QUEEN_SIDE: u8 = 2;
@@ -448,158 +453,6 @@ impl Position {
         let check = self.in_check();
         self.unmake_move();
         check
-    }
-
-    // ---- Draws ----------------------------------------------------------------------------
-
-    /// Has the current position occurred before? `search_ply` is how many of the latest
-    /// history entries belong to the search path: one repetition inside the path counts as a
-    /// draw, an older one needs two (a true threefold repetition).
-    pub fn is_repetition(&self, search_ply: usize) -> bool {
-        let reach = (self.halfmove_clock as usize).min(self.history.len());
-        let mut seen = 0;
-        let mut distance = 4;
-        while distance <= reach {
-            let undo = &self.history[self.history.len() - distance];
-            if undo.key == self.key {
-                if distance <= search_ply {
-                    return true;
-                }
-                seen += 1;
-                if seen == 2 {
-                    return true;
-                }
-            }
-            distance += 2;
-        }
-        false
-    }
-
-    /// Threefold repetition over the whole game history.
-    pub fn is_threefold(&self) -> bool {
-        self.is_repetition(0)
-    }
-
-    pub fn is_fifty_move_draw(&self) -> bool {
-        self.halfmove_clock >= 100
-    }
-
-    /// Neither side can mate by any sequence of legal moves (bare kings, one minor, or
-    /// bishops all on one colour).
-    pub fn is_insufficient_material(&self) -> bool {
-        let heavy_or_pawn = [PieceType::Pawn, PieceType::Rook, PieceType::Queen];
-        for color in [Color::White, Color::Black] {
-            if heavy_or_pawn
-                .iter()
-                .any(|&kind| self.count(color, kind) > 0)
-            {
-                return false;
-            }
-        }
-        let knights = self.count(Color::White, PieceType::Knight)
-            + self.count(Color::Black, PieceType::Knight);
-        let bishops = self.count(Color::White, PieceType::Bishop)
-            + self.count(Color::Black, PieceType::Bishop);
-        if knights + bishops <= 1 {
-            return true;
-        }
-        if knights > 0 {
-            return false;
-        }
-        // Only bishops: a draw when they all stand on squares of one colour.
-        let mut colours = [false; 2];
-        for color in [Color::White, Color::Black] {
-            for &sq in self.squares(color, PieceType::Bishop) {
-                colours[((sq >> 4) + (sq & 7)) as usize & 1] = true;
-            }
-        }
-        !(colours[0] && colours[1])
-    }
-
-    // ---- From-scratch recomputation, for tests and debugging ------------------------------
-
-    /// Recomputes the Zobrist key from the board and state.
-    pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for rank in 0..8 {
-            for file in 0..8 {
-                let sq = make_square(file, rank);
-                let piece = self.board[sq as usize];
-                if !piece.is_none() {
-                    key ^= piece_key(piece, sq);
-                }
-            }
-        }
-        if self.side == Color::Black {
-            key ^= KEYS.black_to_move;
-        }
-        key ^= KEYS.castling[self.castling as usize];
-        if self.en_passant != NO_SQUARE {
-            key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
-        }
-        key
-    }
-
-    /// Recomputes the material + piece-square sum from the board.
-    pub fn compute_psq(&self) -> S {
-        let mut sum = S::ZERO;
-        for rank in 0..8 {
-            for file in 0..8 {
-                let sq = make_square(file, rank);
-                let piece = self.board[sq as usize];
-                if !piece.is_none() {
-                    sum += psqt::value(piece, sq);
-                }
-            }
-        }
-        sum
-    }
-
-    /// Checks every invariant in the module doc; returns a description of the first broken one.
-    pub fn verify(&self) -> Result<(), String> {
-        if self.key != self.compute_key() {
-            return Err(format!(
-                "key {:016x} != recomputed {:016x}",
-                self.key,
-                self.compute_key()
-            ));
-        }
-        if self.psq != self.compute_psq() {
-            return Err(format!(
-                "psq {:?} != recomputed {:?}",
-                self.psq,
-                self.compute_psq()
-            ));
-        }
-        let mut listed = 0;
-        for piece in 1..16 {
-            for slot in 0..self.counts[piece] as usize {
-                let sq = self.lists[piece][slot];
-                if self.board[sq as usize].index() != piece
-                    || self.index[sq as usize] as usize != slot
-                {
-                    return Err(format!(
-                        "piece list {piece} slot {slot} disagrees with the board"
-                    ));
-                }
-                listed += 1;
-            }
-        }
-        let on_board = (0..128u8)
-            .filter(|&sq| on_board(sq as i32) && !self.board[sq as usize].is_none())
-            .count();
-        if listed != on_board {
-            return Err(format!("{listed} pieces listed, {on_board} on the board"));
-        }
-        for color in [Color::White, Color::Black] {
-            if self.count(color, PieceType::King) != 1 {
-                return Err(format!(
-                    "{color:?} has {} kings",
-                    self.count(color, PieceType::King)
-                ));
-            }
-        }
-        Ok(())
     }
 }
 
