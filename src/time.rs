@@ -1,9 +1,31 @@
 //! Time management: turns the clock into soft and hard deadlines for one search.
 //!
-//! (Skeleton: the UCI work fills in `TimeManager::from_clock`; the search only calls
-//! `hard_limit_reached` every few thousand nodes and `soft_limit_reached` between iterations.)
+//! Two deadlines, both measured from the moment our clock started running (the `go`, or the
+//! `ponderhit` when pondering):
+//! - the *soft* deadline is asked between iterations: "is another depth worth starting?". It
+//!   stretches when the best move keeps changing or the score drops, and shrinks while the best
+//!   move stays the same; with a single legal move the search stops after its first iteration.
+//! - the *hard* deadline is polled inside the search every few thousand nodes and ends it at
+//!   once. It never exceeds the remaining clock minus the Move Overhead (the time the GUI, the
+//!   pipes and the operating system need), except for a floor of `MINIMUM_THINK` so that even a
+//!   nearly empty clock still gets a legal move out of a depth-1 search.
+//!
+//! While pondering there are no deadlines at all; the UCI loop calls `PonderSignal::hit` at
+//! `ponderhit`, from which moment the deadlines count. The signal is shared through an `Arc`
+//! and atomics, so the search thread needs no message to notice it.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// The least time any timed search gets, however empty the clock: a depth-1 search fits.
+pub const MINIMUM_THINK: Duration = Duration::from_millis(2);
+/// How many moves a clock without `movestogo` is spread over (sudden death).
+pub const SUDDEN_DEATH_HORIZON: u32 = 30;
+/// `movestogo` beyond this is treated as this (GUIs send huge numbers for "the rest").
+pub const MAX_HORIZON: u32 = 50;
+/// The hard deadline is at most this many soft budgets.
+const HARD_TO_SOFT: u32 = 5;
 
 /// What the search tells the time manager after each completed iteration.
 #[derive(Clone, Debug, Default)]
@@ -16,48 +38,402 @@ pub struct IterationOutcome {
     pub legal_moves: usize,
 }
 
-#[derive(Clone, Debug)]
+/// The clock as `go` gives it, for the side to move, in milliseconds. Negative times happen
+/// (a GUI that lets a clock run below zero) and are treated as zero.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub remaining_ms: i64,
+    pub increment_ms: i64,
+    pub moves_to_go: Option<u32>,
+    pub overhead_ms: i64,
+}
+
+/// Shared between the UCI loop and a pondering search: `hit` starts the clock.
+///
+/// `hit_at_micros` is `PONDERING` until `ponderhit`, then the microseconds from `start` to it.
+#[derive(Debug)]
+pub struct PonderSignal {
+    start: Instant,
+    hit_at_micros: AtomicU64,
+}
+
+const PONDERING: u64 = u64::MAX;
+
+impl PonderSignal {
+    pub fn new(start: Instant) -> Arc<PonderSignal> {
+        Arc::new(PonderSignal {
+            start,
+            hit_at_micros: AtomicU64::new(PONDERING),
+        })
+    }
+
+    /// `ponderhit`: our clock runs from now on. A second call keeps the first moment.
+    pub fn hit(&self) {
+        let micros = self.start.elapsed().as_micros().min(PONDERING as u128 - 1) as u64;
+        let _ = self.hit_at_micros.compare_exchange(
+            PONDERING,
+            micros,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.hit_at_micros.load(Ordering::Acquire) == PONDERING
+    }
+
+    /// When our clock started, as an offset from the `go`; `None` while still pondering.
+    fn clock_start_offset(&self) -> Option<Duration> {
+        match self.hit_at_micros.load(Ordering::Acquire) {
+            PONDERING => None,
+            micros => Some(Duration::from_micros(micros)),
+        }
+    }
+}
+
+#[derive(Debug)]
 pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// A clock search adapts its soft deadline to the search; `movetime` does not.
+    adaptive: bool,
+    ponder: Option<Arc<PonderSignal>>,
+    /// Iterations in a row whose best move did not change (updated by `soft_limit_reached`).
+    stable_iterations: AtomicU32,
+}
+
+impl Clone for TimeManager {
+    fn clone(&self) -> TimeManager {
+        TimeManager {
+            start: self.start,
+            soft: self.soft,
+            hard: self.hard,
+            adaptive: self.adaptive,
+            ponder: self.ponder.clone(),
+            stable_iterations: AtomicU32::new(self.stable_iterations.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl TimeManager {
     /// No time limit at all (`go infinite`, `go depth`, `go nodes`).
     pub fn infinite() -> TimeManager {
-        TimeManager {
-            start: Instant::now(),
-            soft: None,
-            hard: None,
-        }
+        TimeManager::with_deadlines(Instant::now(), None, None, false)
+    }
+
+    /// No time limit, counting `elapsed` from `start` (the moment `go` arrived).
+    pub fn infinite_from(start: Instant) -> TimeManager {
+        TimeManager::with_deadlines(start, None, None, false)
     }
 
     /// Exactly this long (`go movetime`).
     pub fn fixed(duration: Duration) -> TimeManager {
+        TimeManager::with_deadlines(Instant::now(), Some(duration), Some(duration), false)
+    }
+
+    /// `go movetime`, started at `start`, less the Move Overhead (at most half the time).
+    pub fn from_movetime(start: Instant, movetime_ms: i64, overhead_ms: i64) -> TimeManager {
+        let movetime = movetime_ms.max(0);
+        let budget = movetime - overhead_ms.clamp(0, movetime / 2);
+        let duration = Duration::from_millis(budget as u64).max(MINIMUM_THINK);
+        TimeManager::with_deadlines(start, Some(duration), Some(duration), false)
+    }
+
+    /// Deadlines from a clock (`go wtime … btime … [winc binc movestogo]`), started at `start`.
+    pub fn from_clock(start: Instant, clock: Clock) -> TimeManager {
+        let (soft, hard) = clock_budget(clock);
+        TimeManager::with_deadlines(start, Some(soft), Some(hard), true)
+    }
+
+    fn with_deadlines(
+        start: Instant,
+        soft: Option<Duration>,
+        hard: Option<Duration>,
+        adaptive: bool,
+    ) -> TimeManager {
         TimeManager {
-            start: Instant::now(),
-            soft: Some(duration),
-            hard: Some(duration),
+            start,
+            soft,
+            hard,
+            adaptive,
+            ponder: None,
+            stable_iterations: AtomicU32::new(0),
         }
     }
 
+    /// Makes this a pondering search: no deadline until `signal.hit()`.
+    pub fn with_ponder(mut self, signal: Arc<PonderSignal>) -> TimeManager {
+        self.ponder = Some(signal);
+        self
+    }
+
+    /// The soft budget before any adjustment (`None`: unlimited).
+    pub fn soft_budget(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The hard budget (`None`: unlimited).
+    pub fn hard_budget(&self) -> Option<Duration> {
+        self.hard
+    }
+
+    /// Time since the `go` (for `info time` and nps).
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
 
-    /// True when there is no limit (the search must then wait for `stop`).
+    /// Time our clock has been running: since the `go`, or since `ponderhit`. `None` while
+    /// pondering.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        let offset = match &self.ponder {
+            Some(signal) => signal.clock_start_offset()?,
+            None => Duration::ZERO,
+        };
+        Some(self.start.elapsed().saturating_sub(offset))
+    }
+
+    /// True when there is no limit (the search must then wait for `stop`). A pondering search
+    /// with a clock behind it is not infinite: its deadlines start at `ponderhit`.
     pub fn is_infinite(&self) -> bool {
         self.hard.is_none()
     }
 
+    /// True while a `go ponder` search has not yet seen `ponderhit`.
+    pub fn is_pondering(&self) -> bool {
+        self.ponder
+            .as_ref()
+            .is_some_and(|signal| signal.is_pondering())
+    }
+
     /// Polled inside the search: stop now, whatever the iteration.
     pub fn hard_limit_reached(&self) -> bool {
-        self.hard.is_some_and(|hard| self.start.elapsed() >= hard)
+        let Some(hard) = self.hard else {
+            return false;
+        };
+        self.clock_elapsed().is_some_and(|elapsed| elapsed >= hard)
     }
 
     /// Asked between iterations: is it time to stop deepening?
-    pub fn soft_limit_reached(&self, _outcome: &IterationOutcome) -> bool {
-        self.soft.is_some_and(|soft| self.start.elapsed() >= soft)
+    pub fn soft_limit_reached(&self, outcome: &IterationOutcome) -> bool {
+        let (Some(soft), Some(hard)) = (self.soft, self.hard) else {
+            return false;
+        };
+        let Some(elapsed) = self.clock_elapsed() else {
+            return false;
+        };
+        if !self.adaptive {
+            return elapsed >= soft;
+        }
+        if outcome.legal_moves == 1 && outcome.depth >= 1 {
+            return true;
+        }
+        let stable = if outcome.best_move_changes == 0 {
+            self.stable_iterations.fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            self.stable_iterations.store(0, Ordering::Relaxed);
+            0
+        };
+        let target = soft.mul_f64(soft_scale(outcome, stable)).min(hard);
+        elapsed >= target
+    }
+}
+
+/// How much of the soft budget this iteration deserves, in 0.4..=2.5: more while the best
+/// move changes or the score falls, less while the best move stays put.
+fn soft_scale(outcome: &IterationOutcome, stable_iterations: u32) -> f64 {
+    let instability = 1.0 + 0.5 * outcome.best_move_changes.min(3) as f64;
+    let stability = 1.0 - 0.1 * stable_iterations.min(5) as f64;
+    let falling = if outcome.score_change < -15 {
+        1.0 + (-outcome.score_change).min(100) as f64 / 100.0
+    } else {
+        1.0
+    };
+    (instability * stability * falling).clamp(0.4, 2.5)
+}
+
+/// Soft and hard budgets for a clock.
+///
+/// Every move costs more than its thinking time: the GUI, the pipes and the scheduler add a
+/// latency the engine cannot see. So the clock is spread over the moves to go (`horizon`)
+/// after taking out the Move Overhead once (the margin for this move) and an expected latency
+/// of a third of it for every move of the horizon; the increments still to come are added.
+/// That keeps a reserve of a few hundred milliseconds at fast controls (1 s + 10 ms), where the
+/// clock settles once thinking plus latency equals the increment, so one slow answer from a
+/// loaded machine does not flag.
+///
+/// The soft budget is that share, at most half of `safe` = remaining minus overhead (80% with
+/// one move to go); the hard budget is a few soft budgets, at most 75% of `safe` (90% with one
+/// move to go). Both are floored at `MINIMUM_THINK`.
+fn clock_budget(clock: Clock) -> (Duration, Duration) {
+    let remaining = clock.remaining_ms.max(0) as f64;
+    let increment = clock.increment_ms.max(0) as f64;
+    let overhead = clock.overhead_ms.max(0) as f64;
+    let safe = (remaining - overhead).max(0.0);
+    // `movestogo 0` is nonsense; reading it as "last move" would spend most of the clock.
+    let horizon = clock
+        .moves_to_go
+        .filter(|&moves| moves > 0)
+        .map_or(SUDDEN_DEATH_HORIZON, |moves| moves.min(MAX_HORIZON));
+    let last_move = horizon == 1;
+    let latency = overhead / 3.0;
+    let moves = f64::from(horizon);
+    let pool = (remaining + increment * (moves - 1.0) - overhead - latency * moves).max(0.0);
+    let soft_cap = if last_move { 0.8 } else { 0.5 };
+    let hard_cap = if last_move { 0.9 } else { 0.75 };
+    let soft = (pool / moves).min(safe * soft_cap);
+    let hard = (soft * f64::from(HARD_TO_SOFT)).min(safe * hard_cap);
+    let as_duration = |ms: f64| Duration::from_micros((ms * 1000.0) as u64).max(MINIMUM_THINK);
+    (as_duration(soft), as_duration(hard))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budgets(remaining: i64, increment: i64, moves_to_go: Option<u32>) -> (u64, u64) {
+        let clock = Clock {
+            remaining_ms: remaining,
+            increment_ms: increment,
+            moves_to_go,
+            overhead_ms: 30,
+        };
+        let manager = TimeManager::from_clock(Instant::now(), clock);
+        let soft = manager.soft_budget().expect("a clock has a soft budget");
+        let hard = manager.hard_budget().expect("a clock has a hard budget");
+        assert!(soft <= hard, "soft {soft:?} must not exceed hard {hard:?}");
+        (soft.as_millis() as u64, hard.as_millis() as u64)
+    }
+
+    #[test]
+    fn hard_deadline_leaves_the_overhead() {
+        for remaining in [40, 50, 60, 100, 200, 1_000, 10_000, 60_000, 3_600_000] {
+            for increment in [0, 10, 100, 1_000] {
+                for moves_to_go in [None, Some(1), Some(2), Some(40), Some(1_000)] {
+                    let (_, hard) = budgets(remaining, increment, moves_to_go);
+                    let limit = (remaining - 30).max(MINIMUM_THINK.as_millis() as i64) as u64;
+                    assert!(
+                        hard <= limit,
+                        "{remaining}+{increment}/{moves_to_go:?}: {hard}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_and_broken_clocks_still_get_the_floor() {
+        assert_eq!(budgets(50, 0, None), (2, 2));
+        for remaining in [0, -500, 10, 30] {
+            let (soft, hard) = budgets(remaining, 0, None);
+            assert_eq!((soft, hard), (2, 2), "remaining {remaining}");
+        }
+        // An increment larger than the clock is not spent before it arrives.
+        let (soft, _) = budgets(100, 1_000, None);
+        assert!(soft <= 35, "soft {soft}");
+    }
+
+    #[test]
+    fn moves_to_go_divides_the_clock() {
+        // (10 030 - 30 - 40 x 10) / 40
+        let (soft_40, _) = budgets(10_030, 0, Some(40));
+        assert_eq!(soft_40, 240);
+        let (soft_1, hard_1) = budgets(1_030, 0, Some(1));
+        assert_eq!((soft_1, hard_1), (800, 900));
+        // A huge movestogo is capped, not a near-zero budget.
+        let (soft_huge, _) = budgets(10_030, 0, Some(1_000_000));
+        assert_eq!(soft_huge, 190);
+        assert_eq!(budgets(10_030, 0, Some(0)), budgets(10_030, 0, None));
+    }
+
+    #[test]
+    fn sudden_death_with_increment() {
+        // 1 s + 10 ms: (1000 + 29 x 10 - 30 - 30 x 10) / 30 = 32 ms soft, 5x that hard.
+        let (soft, hard) = budgets(1_000, 10, None);
+        assert_eq!((soft, hard), (32, 160));
+        // Low on the clock the budget shrinks below the increment, so the clock recovers.
+        let (soft, _) = budgets(150, 10, None);
+        assert!(soft < 5, "soft {soft}");
+    }
+
+    #[test]
+    fn overhead_comes_off_movetime() {
+        let manager = TimeManager::from_movetime(Instant::now(), 1_000, 30);
+        assert_eq!(manager.hard_budget(), Some(Duration::from_millis(970)));
+        let short = TimeManager::from_movetime(Instant::now(), 40, 30);
+        assert_eq!(short.hard_budget(), Some(Duration::from_millis(20)));
+        let zero = TimeManager::from_movetime(Instant::now(), 0, 30);
+        assert_eq!(zero.hard_budget(), Some(MINIMUM_THINK));
+    }
+
+    #[test]
+    fn infinite_never_stops() {
+        let manager = TimeManager::infinite();
+        assert!(manager.is_infinite());
+        assert!(!manager.hard_limit_reached());
+        assert!(!manager.soft_limit_reached(&IterationOutcome {
+            depth: 50,
+            legal_moves: 1,
+            ..Default::default()
+        }));
+    }
+
+    #[test]
+    fn single_legal_move_stops_after_one_iteration() {
+        let clock = Clock {
+            remaining_ms: 60_000,
+            overhead_ms: 30,
+            ..Default::default()
+        };
+        let manager = TimeManager::from_clock(Instant::now(), clock);
+        let only_move = IterationOutcome {
+            depth: 1,
+            legal_moves: 1,
+            ..Default::default()
+        };
+        assert!(manager.soft_limit_reached(&only_move));
+        let many_moves = IterationOutcome {
+            depth: 1,
+            legal_moves: 20,
+            ..Default::default()
+        };
+        assert!(!manager.soft_limit_reached(&many_moves));
+    }
+
+    #[test]
+    fn scale_grows_with_changes_and_drops() {
+        let calm = IterationOutcome::default();
+        let changing = IterationOutcome {
+            best_move_changes: 2,
+            ..Default::default()
+        };
+        let falling = IterationOutcome {
+            score_change: -80,
+            ..Default::default()
+        };
+        assert!(soft_scale(&calm, 5) < soft_scale(&calm, 0));
+        assert!(soft_scale(&changing, 0) > soft_scale(&calm, 0));
+        assert!(soft_scale(&falling, 0) > soft_scale(&calm, 0));
+        assert!(soft_scale(&calm, 5) >= 0.4);
+    }
+
+    #[test]
+    fn pondering_has_no_deadline_until_ponderhit() {
+        let start = Instant::now() - Duration::from_secs(10);
+        let signal = PonderSignal::new(start);
+        let manager = TimeManager::from_movetime(start, 100, 0).with_ponder(signal.clone());
+        assert!(manager.is_pondering());
+        assert!(
+            !manager.hard_limit_reached(),
+            "10 s of ponder must not count"
+        );
+        signal.hit();
+        assert!(!manager.is_pondering());
+        assert!(
+            !manager.hard_limit_reached(),
+            "the clock starts at ponderhit"
+        );
+        let plain = TimeManager::from_movetime(start, 100, 0);
+        assert!(plain.hard_limit_reached());
     }
 }

@@ -34,10 +34,20 @@ fn divide_lists_every_root_move() {
     assert!(moves.contains(&"e1g1: 43"), "{text}");
     let sum: u64 = moves
         .iter()
-        .map(|line| line.rsplit(' ').next().and_then(|n| n.parse::<u64>().ok()).expect("count"))
+        .map(|line| {
+            line.rsplit(' ')
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("count")
+        })
         .sum();
     assert_eq!(sum, 2039);
-    assert!(text.lines().last().expect("summary").starts_with("nodes 2039 "));
+    assert!(
+        text.lines()
+            .last()
+            .expect("summary")
+            .starts_with("nodes 2039 ")
+    );
 }
 
 #[test]
@@ -45,10 +55,21 @@ fn chess960_divide_writes_king_takes_rook() {
     let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
     let output = engine(&["perft", "1", "--fen", fen, "--divide", "--chess960"]);
     let text = stdout(&output);
-    assert!(text.contains("e1h1: 1") && text.contains("e1a1: 1"), "{text}");
+    assert!(
+        text.contains("e1h1: 1") && text.contains("e1a1: 1"),
+        "{text}"
+    );
     let standard = stdout(&engine(&["perft", "1", "--fen", fen, "--divide"]));
-    assert!(standard.contains("e1g1: 1") && standard.contains("e1c1: 1"), "{standard}");
-    assert!(text.lines().last().expect("summary").starts_with("nodes 26 "));
+    assert!(
+        standard.contains("e1g1: 1") && standard.contains("e1c1: 1"),
+        "{standard}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .expect("summary")
+            .starts_with("nodes 26 ")
+    );
 }
 
 #[test]

@@ -64,7 +64,9 @@ fn random_playouts_keep_incremental_state_exact() {
                 snapshots.push((position.clone(), position.to_fen()));
                 position.make_move(mv);
                 plies += 1;
-                position.verify().unwrap_or_else(|error| panic!("after {mv:?} from {start}: {error}"));
+                position
+                    .verify()
+                    .unwrap_or_else(|error| panic!("after {mv:?} from {start}: {error}"));
                 assert_eq!(position.key(), position.compute_key());
                 // FEN round trip reproduces the same position, key included.
                 let reread = pos(&position.to_fen());
@@ -149,7 +151,10 @@ fn chess960_castling_with_a_rook_shielding_the_king_target() {
     let castle = find(&position, "c1b1");
     assert!(castle.is_castle());
     position.make_move(castle);
-    assert_eq!(position.to_fen().split(' ').next(), Some("4k3/8/8/8/8/8/8/2KR4"));
+    assert_eq!(
+        position.to_fen().split(' ').next(),
+        Some("4k3/8/8/8/8/8/8/2KR4")
+    );
     position.unmake_move();
     assert_eq!(position, free);
 }
@@ -158,8 +163,13 @@ fn chess960_castling_with_a_rook_shielding_the_king_target() {
 fn underpromotions_are_generated_and_made() {
     let position = pos("1r5k/P7/8/8/8/8/8/K7 w - - 0 1");
     let moves = uci_moves(&position);
-    for promotion in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n"] {
-        assert!(moves.contains(&promotion.to_string()), "{promotion} missing");
+    for promotion in [
+        "a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8r", "a7b8b", "a7b8n",
+    ] {
+        assert!(
+            moves.contains(&promotion.to_string()),
+            "{promotion} missing"
+        );
     }
     let mut position = position;
     position.make_move(find(&position, "a7b8n"));

@@ -11,10 +11,13 @@ impl Position {
     pub fn is_repetition(&self, search_ply: usize) -> bool {
         let reach = (self.halfmove_clock as usize).min(self.history.len());
         let mut seen = 0;
-        let mut distance = 4;
-        while distance <= reach {
+        for distance in 1..=reach {
             let undo = &self.history[self.history.len() - distance];
-            if undo.key == self.key {
+            // A null move is no move of the game: nothing before it can repeat across it.
+            if undo.mv.is_null() {
+                return false;
+            }
+            if distance % 2 == 0 && distance >= 4 && undo.key == self.key {
                 if distance <= search_ply {
                     return true;
                 }
@@ -23,7 +26,6 @@ impl Position {
                     return true;
                 }
             }
-            distance += 2;
         }
         false
     }

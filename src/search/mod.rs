@@ -1,15 +1,33 @@
-//! Search: the interface the UCI loop, `bench` and `play` drive.
+//! Search: the interface the UCI loop, `bench` and `play` drive, and the thread pool behind it.
 //!
-//! (Skeleton: a plain iterative-deepening negamax on material so callers have something that
-//! plays legal chess; the real search replaces the internals behind the same interface.)
+//! A `Searcher` owns what survives between searches: the transposition table (shared by all
+//! threads through atomic entries) and one `Worker` per thread (position copy, search stack,
+//! history tables). `search` runs Lazy SMP: the main worker (index 0) deepens, reports and
+//! decides; helper workers search the same root at slightly varied depths in scoped threads,
+//! feeding the shared table, until the main worker raises the internal abort flag.
+//!
+//! Module map: `worker` (iterative deepening, aspiration windows, root moves, MultiPV),
+//! `alphabeta` (the PVS negamax with its numbered steps), `qsearch`, `movepick` (staged
+//! ordering), `history` (killers, counter moves, history tables), `see` (static exchange).
+
+mod alphabeta;
+mod history;
+mod movepick;
+mod qsearch;
+pub mod see;
+mod worker;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::time::{IterationOutcome, TimeManager};
+use crate::time::TimeManager;
+pub use crate::tt::Bound;
+use crate::tt::TranspositionTable;
+
+use worker::Worker;
 
 /// Mate scores are `MATE - ply`; anything beyond `MATE_BOUND` is a mate score.
 pub const MATE: i32 = 32000;
@@ -50,6 +68,14 @@ impl Limits {
             time: TimeManager::infinite(),
         }
     }
+
+    /// True when nothing but `stop` may end the search (`go infinite`, pondering).
+    pub fn waits_for_stop(&self) -> bool {
+        self.time.is_infinite()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+    }
 }
 
 /// A score as reported to the user.
@@ -72,15 +98,6 @@ impl Score {
             Score::Centipawns(value)
         }
     }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The true score is at least this (fail high).
-    Lower,
-    /// The true score is at most this (fail low).
-    Upper,
 }
 
 /// One principal variation (one per MultiPV slot).
@@ -124,23 +141,85 @@ pub struct SearchResult {
     pub lines: Vec<PvLine>,
 }
 
+/// What every thread of one search sees.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// Raised by the caller (`stop`, `quit`).
+    pub stop: &'a AtomicBool,
+    /// Raised by the main worker when it is done, to end the helpers.
+    pub abort: AtomicBool,
+    pub limits: &'a Limits,
+    /// Node counts published by each worker every few thousand nodes.
+    pub node_counts: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|count| count.load(Ordering::Relaxed))
+            .sum()
+    }
+}
+
 /// Owns everything that survives between searches: the transposition table, histories, threads.
 pub struct Searcher {
-    nodes: u64,
+    tt: TranspositionTable,
+    workers: Vec<Worker>,
 }
 
 impl Searcher {
-    pub fn new(_hash_mb: usize) -> Searcher {
-        Searcher { nodes: 0 }
+    pub fn new(hash_mb: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            workers: vec![Worker::new(0)],
+        }
     }
 
-    /// Resizes (and clears) the transposition table.
-    pub fn resize_hash(&mut self, _mb: usize) {}
+    /// Resizes (and clears) the transposition table. When the memory cannot be had, the
+    /// table keeps its previous size and the error says so.
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        let previous_mb = (self.tt.size_bytes() / (1024 * 1024)).max(1);
+        // Free the old table first: two large tables need not fit in memory at once.
+        self.tt = TranspositionTable::new(1);
+        match TranspositionTable::try_new(mb) {
+            Ok(table) => {
+                self.tt = table;
+                Ok(())
+            }
+            Err(error) => {
+                self.tt = TranspositionTable::try_new(previous_mb)
+                    .unwrap_or_else(|_| TranspositionTable::new(1));
+                Err(format!("{error}; keeping {previous_mb} MB"))
+            }
+        }
+    }
 
     /// Forgets everything learned (`ucinewgame`, `Clear Hash`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for worker in &mut self.workers {
+            worker.clear();
+        }
+    }
 
-    pub fn set_threads(&mut self, _threads: usize) {}
+    /// Number of search threads (at least 1). Helpers start with empty histories.
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.workers.truncate(threads);
+        while self.workers.len() < threads {
+            self.workers.push(Worker::new(self.workers.len()));
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Transposition table occupancy in per mille (entries written by the latest search).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
 
     /// Searches `pos` within `limits` until done or `stop` is raised. Reports go to `report`.
     pub fn search(
@@ -150,101 +229,32 @@ impl Searcher {
         stop: &Arc<AtomicBool>,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        let mut pos = pos.clone();
-        self.nodes = 0;
-        let mut root_moves: Vec<Move> = pos.legal_moves().into_iter().collect();
-        if !limits.searchmoves.is_empty() {
-            root_moves.retain(|mv| limits.searchmoves.contains(mv));
-        }
-        let mut result = SearchResult {
-            best: root_moves.first().copied(),
-            ponder: None,
-            score: Score::Centipawns(0),
-            depth: 0,
-            nodes: 0,
-            lines: Vec::new(),
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop: stop.as_ref(),
+            abort: AtomicBool::new(false),
+            limits,
+            node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
         };
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
-        for depth in 1..=max_depth {
-            let mut best = (i32::MIN, None);
-            for &mv in &root_moves {
-                pos.make_move(mv);
-                let value = -self.negamax(&mut pos, depth - 1, -MATE, MATE, 1, stop, limits);
-                pos.unmake_move();
-                if value > best.0 {
-                    best = (value, Some(mv));
-                }
-            }
-            if stop.load(Ordering::Relaxed) || limits.time.hard_limit_reached() {
-                break;
-            }
-            if let Some(mv) = best.1 {
-                let line = PvLine {
-                    multipv: 1,
-                    score: Score::from_internal(best.0),
-                    value: best.0,
-                    bound: Bound::Exact,
-                    moves: vec![mv],
-                };
-                result.best = Some(mv);
-                result.score = line.score;
-                result.depth = depth;
-                result.lines = vec![line.clone()];
-                report(&Report::Iteration {
-                    depth,
-                    seldepth: depth,
-                    nodes: self.nodes,
-                    time: limits.time.elapsed(),
-                    hashfull: 0,
-                    lines: vec![line],
-                });
-            }
-            let outcome = IterationOutcome {
-                depth,
-                legal_moves: root_moves.len(),
-                ..Default::default()
-            };
-            if limits.time.soft_limit_reached(&outcome) {
-                break;
-            }
+        let (main, helpers) = self
+            .workers
+            .split_first_mut()
+            .expect("a searcher always has a main worker");
+        for worker in std::iter::once(&mut *main).chain(helpers.iter_mut()) {
+            worker.prepare(pos, limits);
         }
-        result.nodes = self.nodes;
-        result
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        ply: i32,
-        stop: &Arc<AtomicBool>,
-        limits: &Limits,
-    ) -> i32 {
-        self.nodes += 1;
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if pos.in_check() { -MATE + ply } else { 0 };
+        if helpers.is_empty() {
+            return main.run_main(&shared, report);
         }
-        if depth <= 0 || stop.load(Ordering::Relaxed) || limits.time.hard_limit_reached() {
-            let value = pos.psq_score().mg();
-            return if pos.side_to_move() == crate::types::Color::White {
-                value
-            } else {
-                -value
-            };
-        }
-        for mv in moves {
-            pos.make_move(mv);
-            let value = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, stop, limits);
-            pos.unmake_move();
-            if value >= beta {
-                return value;
+        std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let shared = &shared;
+                scope.spawn(move || helper.run_helper(shared));
             }
-            alpha = alpha.max(value);
-        }
-        alpha
+            let result = main.run_main(&shared, report);
+            shared.abort.store(true, Ordering::Relaxed);
+            result
+        })
     }
 }

@@ -1,8 +1,323 @@
-//! The UCI protocol loop. (Skeleton.)
+//! The UCI protocol loop.
+//!
+//! Two threads. The main thread (this module) reads stdin line by line, parses each line into
+//! a `Command` (`command.rs`), keeps the current position and options, and answers `uci`,
+//! `isready`, `stop`, `ponderhit` and `quit` itself, so they are answered at once even in the
+//! middle of a search. The search thread (`worker.rs`) owns the `Searcher` and runs jobs sent
+//! over a channel. Each `go` gets its own stop flag and, for `go ponder`, its own
+//! `PonderSignal`; the main thread keeps the latest pair to raise on `stop` / `ponderhit`.
+//! All output goes through `output.rs`.
+//!
+//! Bad input never changes state half-way and never ends the loop: it is reported in an
+//! `info string` and the previous state stays.
 
+pub mod command;
+pub mod options;
+pub mod output;
+pub mod setup;
+pub mod worker;
+
+use std::io::BufRead;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use command::{Command, GoCommand, ParseError, quote};
+use options::{Effect, OPTIONS, Options};
+use output::Output;
+use worker::{GoJob, Job, Worker};
+
+use crate::position::Position;
+use crate::search::{Limits, MAX_PLY};
+use crate::time::{Clock, PonderSignal, TimeManager};
+use crate::types::Color;
+
+/// How long `quit` waits for a running search to print its `bestmove` before exiting anyway.
+const QUIT_PATIENCE: Duration = Duration::from_millis(1500);
+/// Deepest `go perft` accepted (deeper would run for hours).
+const MAX_PERFT_DEPTH: u32 = 10;
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() -> ExitCode {
+    let mut session = Session::new();
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match reader.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let received = Instant::now();
+        let line = String::from_utf8_lossy(&buffer);
+        if session.handle(&line, received) == Flow::Quit {
+            break;
+        }
+    }
+    session.shut_down();
     ExitCode::SUCCESS
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The latest search's controls.
+struct ActiveSearch {
+    stop: Arc<AtomicBool>,
+    ponder: Option<Arc<PonderSignal>>,
+}
+
+struct Session {
+    output: Output,
+    options: Options,
+    position: Position,
+    debug: bool,
+    worker: Worker,
+    active: Option<ActiveSearch>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let options = Options::default();
+        let output = Output;
+        Session {
+            worker: Worker::spawn(options.hash_mb, output),
+            output,
+            options,
+            position: Position::startpos(),
+            debug: false,
+            active: None,
+        }
+    }
+
+    fn shut_down(mut self) {
+        self.stop_search();
+        self.worker.shut_down(QUIT_PATIENCE);
+    }
+
+    fn handle(&mut self, line: &str, received: Instant) -> Flow {
+        match line.parse::<Command>() {
+            Ok(command) => self.execute(command, received),
+            Err(ParseError::Empty) => Flow::Continue,
+            Err(error) => {
+                self.output.info_string(&error.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn execute(&mut self, command: Command, received: Instant) -> Flow {
+        match command {
+            Command::Uci => self.identify(),
+            Command::IsReady => {
+                if self.worker.is_busy() {
+                    self.output.line("readyok");
+                } else {
+                    self.worker.send(Job::Ping);
+                }
+            }
+            Command::UciNewGame => {
+                self.position = Position::startpos();
+                self.worker.send(Job::NewGame);
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(go, received),
+            Command::Stop => self.stop_search(),
+            Command::PonderHit => {
+                if let Some(signal) = self.active.as_ref().and_then(|a| a.ponder.as_ref()) {
+                    signal.hit();
+                }
+            }
+            Command::Quit => return Flow::Quit,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Debug(on) => self.debug = on,
+            Command::Display => {
+                for line in setup::display(&self.position) {
+                    self.output.line(&line);
+                }
+            }
+            Command::Eval => {
+                for line in crate::eval::describe(&self.position).lines() {
+                    self.output.line(line);
+                }
+            }
+            Command::Bench { depth } => self.worker.send(Job::Bench { depth }),
+            Command::Skipped { skipped, command } => {
+                self.output
+                    .info_string(&format!("ignoring unknown words '{skipped}'"));
+                return self.execute(*command, received);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.output
+            .line(&format!("id name Ox88 {}", env!("CARGO_PKG_VERSION")));
+        self.output.line("id author the Ox88 authors");
+        for &(name, kind) in OPTIONS {
+            self.output.line(&options::describe(name, kind));
+        }
+        self.output.line("uciok");
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(active) = &self.active {
+            active.stop.store(true, Ordering::Release);
+        }
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        match setup::setup(fen, moves, self.options.chess960) {
+            Ok(result) => {
+                for problem in &result.problems {
+                    self.output.info_string(problem);
+                }
+                self.position = result.position;
+            }
+            Err(error) => self.output.info_string(&format!(
+                "position ignored, the previous one is kept: {error}"
+            )),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Ok(Effect::None) => {}
+            Ok(Effect::ResizeHash(mb)) => self.worker.send(Job::ResizeHash(mb)),
+            Ok(Effect::ClearHash) => self.worker.send(Job::ClearHash),
+            Ok(Effect::SetThreads(threads)) => self.worker.send(Job::SetThreads(threads)),
+            Err(error) => self
+                .output
+                .info_string(&format!("setoption ignored: {error}")),
+        }
+        if name.split_whitespace().collect::<Vec<_>>() == ["UCI_Chess960"] {
+            self.position
+                .set_chess960(self.options.chess960 || self.position.is_chess960());
+        }
+    }
+
+    fn go(&mut self, go: GoCommand, received: Instant) {
+        for warning in &go.warnings {
+            self.output.info_string(warning);
+        }
+        // A `go` while a search runs (the GUI forgot `stop`): end that one first; it still
+        // prints its own `bestmove`, then this one starts.
+        if self.worker.is_busy() {
+            self.stop_search();
+        }
+        if let Some(depth) = go.perft {
+            if !(1..=MAX_PERFT_DEPTH).contains(&depth) {
+                self.output.info_string(&format!(
+                    "go perft needs a depth from 1 to {MAX_PERFT_DEPTH}"
+                ));
+                return;
+            }
+            self.worker.send(Job::Perft {
+                position: Box::new(self.position.clone()),
+                depth,
+            });
+            return;
+        }
+        let limits = self.limits(&go, received);
+        if self.debug {
+            self.output.info_string(&format!(
+                "time budget: soft {:?} hard {:?}",
+                limits.time.soft_budget(),
+                limits.time.hard_budget()
+            ));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let ponder = go.ponder.then(|| PonderSignal::new(received));
+        let mut limits = limits;
+        if let Some(signal) = &ponder {
+            limits.time = limits.time.clone().with_ponder(Arc::clone(signal));
+        }
+        self.active = Some(ActiveSearch {
+            stop: Arc::clone(&stop),
+            ponder: ponder.clone(),
+        });
+        self.worker.send(Job::Go(Box::new(GoJob {
+            position: self.position.clone(),
+            limits,
+            stop,
+            ponder,
+            infinite: go.infinite,
+            strength: self.options.strength.strength(),
+            show_wdl: self.options.show_wdl,
+        })));
+    }
+
+    /// Turns `go` arguments into search limits for the current position and options.
+    fn limits(&self, go: &GoCommand, received: Instant) -> Limits {
+        let (remaining, increment) = match self.position.side_to_move() {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        // A clock for the other side only (a GUI slip): assume ours reads the same rather
+        // than searching without end.
+        let other = match self.position.side_to_move() {
+            Color::White => go.btime,
+            Color::Black => go.wtime,
+        };
+        let remaining = remaining.or_else(|| {
+            if other.is_some() && go.movetime.is_none() && !go.infinite {
+                self.output
+                    .info_string("go: no clock for the side to move; using the other clock");
+            }
+            other
+        });
+        let overhead = self.options.move_overhead_ms;
+        let time = if go.infinite {
+            TimeManager::infinite_from(received)
+        } else if let Some(movetime) = go.movetime {
+            TimeManager::from_movetime(received, movetime, overhead)
+        } else if let Some(remaining) = remaining {
+            TimeManager::from_clock(
+                received,
+                Clock {
+                    remaining_ms: remaining,
+                    increment_ms: increment.unwrap_or(0),
+                    moves_to_go: go.movestogo,
+                    overhead_ms: overhead,
+                },
+            )
+        } else {
+            TimeManager::infinite_from(received)
+        };
+        let depth = go.depth.map(|depth| depth.clamp(1, MAX_PLY as i32 - 1));
+        let mate = go.mate.filter(|&moves| {
+            let valid = moves > 0;
+            if !valid {
+                self.output.info_string(&format!(
+                    "go mate {moves}: needs a positive number, ignored"
+                ));
+            }
+            valid
+        });
+        let chess960 = self.position.is_chess960();
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match setup::find_move(&self.position, text, chess960) {
+                Some(mv) => searchmoves.push(mv),
+                None => self.output.info_string(&format!(
+                    "searchmoves: '{}' is not a legal move here, ignored",
+                    quote(text)
+                )),
+            }
+        }
+        let mut limits = Limits::infinite();
+        limits.depth = depth;
+        limits.nodes = go.nodes;
+        limits.mate = mate;
+        limits.searchmoves = searchmoves;
+        limits.multipv = self.options.multipv;
+        limits.time = time;
+        limits
+    }
 }

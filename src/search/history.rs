@@ -1,0 +1,139 @@
+//! What the search learns about moves while it runs, for move ordering and reductions:
+//! - butterfly history: `[colour][from][to]`, how often a quiet move caused a beta cutoff;
+//! - continuation history: `[previous piece][previous to][piece][to]`, the same but in the
+//!   context of the move one or two plies earlier (counter-move and follow-up history);
+//! - capture history: `[piece][to][captured kind]`, for ordering captures of equal victim;
+//! - counter moves: `[previous piece][previous to]`, the quiet move that refuted it last time.
+//!
+//! Killers live in the search stack (they are per ply).
+//!
+//! Every table entry moves by "gravity": `entry += bonus - entry * |bonus| / MAX`, which keeps
+//! it inside `-MAX..=MAX` and lets old knowledge fade as new evidence arrives.
+
+use crate::moves::Move;
+use crate::types::{Color, Piece, PieceType, to_64};
+
+pub const HISTORY_MAX: i32 = 16384;
+
+const CONTINUATION_BLOCK: usize = 16 * 64;
+
+/// Index of a (piece, destination) pair, the unit all the contextual tables use.
+#[inline(always)]
+pub fn piece_to(piece: Piece, mv: Move) -> usize {
+    piece.index() * 64 + to_64(mv.to())
+}
+
+#[inline(always)]
+fn butterfly_index(color: Color, mv: Move) -> usize {
+    color.index() * 4096 + (mv.0 & 0xFFF) as usize
+}
+
+#[inline(always)]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let value = *entry as i32;
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The bonus for a move that caused a cutoff at `depth` (and the malus for those tried before).
+#[inline(always)]
+pub fn stat_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + depth * 32).min(1600)
+}
+
+pub struct History {
+    butterfly: Vec<i16>,
+    /// Block `c` (of `CONTINUATION_BLOCK` entries) answers for context `c = piece_to(...)`.
+    continuation: Vec<i16>,
+    capture: Vec<i16>,
+    counter: Vec<Move>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            butterfly: vec![0; 2 * 4096],
+            continuation: vec![0; CONTINUATION_BLOCK * CONTINUATION_BLOCK],
+            capture: vec![0; 16 * 64 * 8],
+            counter: vec![Move::NULL; CONTINUATION_BLOCK],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.capture.fill(0);
+        self.counter.fill(Move::NULL);
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the continuation entries of the
+    /// contexts one and two plies back (`None` where there is no such move).
+    #[inline(always)]
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        contexts: [Option<usize>; 2],
+    ) -> i32 {
+        let target = piece_to(piece, mv);
+        let mut score = self.butterfly[butterfly_index(color, mv)] as i32;
+        for context in contexts.into_iter().flatten() {
+            score += self.continuation[context * CONTINUATION_BLOCK + target] as i32;
+        }
+        score
+    }
+
+    /// Rewards `mv` by `bonus` (negative: punishes) in every quiet table.
+    pub fn update_quiet(
+        &mut self,
+        color: Color,
+        mv: Move,
+        piece: Piece,
+        contexts: [Option<usize>; 2],
+        bonus: i32,
+    ) {
+        gravity(&mut self.butterfly[butterfly_index(color, mv)], bonus);
+        let target = piece_to(piece, mv);
+        for context in contexts.into_iter().flatten() {
+            gravity(
+                &mut self.continuation[context * CONTINUATION_BLOCK + target],
+                bonus,
+            );
+        }
+    }
+
+    #[inline(always)]
+    fn capture_index(piece: Piece, mv: Move, captured: PieceType) -> usize {
+        piece_to(piece, mv) * 8 + captured as usize
+    }
+
+    #[inline(always)]
+    pub fn capture_score(&self, piece: Piece, mv: Move, captured: PieceType) -> i32 {
+        self.capture[History::capture_index(piece, mv, captured)] as i32
+    }
+
+    pub fn update_capture(&mut self, piece: Piece, mv: Move, captured: PieceType, bonus: i32) {
+        gravity(
+            &mut self.capture[History::capture_index(piece, mv, captured)],
+            bonus,
+        );
+    }
+
+    #[inline(always)]
+    pub fn counter_move(&self, context: Option<usize>) -> Move {
+        context.map_or(Move::NULL, |context| self.counter[context])
+    }
+
+    pub fn set_counter_move(&mut self, context: Option<usize>, mv: Move) {
+        if let Some(context) = context {
+            self.counter[context] = mv;
+        }
+    }
+}

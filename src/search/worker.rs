@@ -1,0 +1,554 @@
+//! One search thread's state and its iterative-deepening driver.
+//!
+//! The driver deepens 1, 2, 3 …; each depth searches every MultiPV slot inside an aspiration
+//! window around the slot's previous score, widening on a fail. Root moves are kept in a list
+//! re-sorted (stably) after every search, so the previous best move is always searched first.
+//! A move that did not raise alpha gets score `-INFINITE`, which keeps the sort meaningful:
+//! only moves proven better than the first move's score can overtake it, and that is also why a
+//! stopped iteration may still change the best move (a later move completed with a score above
+//! alpha) but never on a guess.
+//!
+//! Only the main worker (index 0) polls the clock and the node limit, reports, and decides;
+//! helpers poll the stop and abort flags and otherwise just fill the shared table.
+
+use std::sync::LazyLock;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crate::eval::evaluate;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::time::IterationOutcome;
+use crate::types::Piece;
+
+use super::history::{History, piece_to};
+use super::{
+    Bound, Limits, MATE, MATE_BOUND, MAX_PLY, PvLine, Report, Score, SearchResult, Shared,
+};
+
+/// Above any reachable score.
+pub(super) const INFINITE: i32 = MATE + 1;
+/// Stack marker: no static evaluation (in check).
+pub(super) const NO_EVAL: i32 = -INFINITE;
+/// Score of a drawn position.
+pub(super) const DRAW: i32 = 0;
+/// Nodes between two polls of the stop flag and the clock.
+const POLL_INTERVAL: u64 = 2048;
+/// The first second of a search stays free of `CurrentMove` and aspiration-fail reports.
+const QUIET_START: Duration = Duration::from_secs(1);
+
+/// Late-move reductions in plies, by depth and move number (both capped at 63).
+pub(super) static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+    let mut table = [[0; 64]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (number, cell) in row.iter_mut().enumerate().skip(1) {
+            *cell = (0.75 + (depth as f64).ln() * (number as f64).ln() / 2.25) as i32;
+        }
+    }
+    table
+});
+
+/// One ply of the search path.
+#[derive(Copy, Clone)]
+pub(super) struct Frame {
+    pub static_eval: i32,
+    pub mv: Move,
+    /// `piece_to` of the move made at this ply (`None` for a null move): the context the
+    /// continuation histories and counter moves of the next plies are keyed by.
+    pub context: Option<usize>,
+    pub killers: [Move; 2],
+    /// Whether the side to move at this ply is in check; set by the parent, which learns it
+    /// anyway when deciding on the check extension.
+    pub in_check: bool,
+    /// The move a singular-extension search leaves out (null: none).
+    pub excluded: Move,
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        static_eval: NO_EVAL,
+        mv: Move::NULL,
+        context: None,
+        killers: [Move::NULL; 2],
+        in_check: false,
+        excluded: Move::NULL,
+    };
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    /// Score of the latest search of this move, `-INFINITE` when it did not raise alpha.
+    pub score: i32,
+    /// Score at the end of the previous iteration (the aspiration window's centre).
+    pub previous_score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+pub(crate) struct Worker {
+    pub(super) id: usize,
+    pub(super) pos: Position,
+    pub(super) nodes: u64,
+    pub(super) next_poll: u64,
+    pub(super) stopped: bool,
+    pub(super) seldepth: usize,
+    pub(super) stack: Vec<Frame>,
+    /// Triangular PV table: `pv[ply][..pv_length[ply]]` is the best line found from `ply`.
+    pub(super) pv: Vec<[Move; MAX_PLY + 2]>,
+    pub(super) pv_length: [usize; MAX_PLY + 2],
+    pub(super) history: History,
+    pub(super) root_moves: Vec<RootMove>,
+    pub(super) root_depth: i32,
+    pub(super) best_move_changes: u32,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            pos: Position::startpos(),
+            nodes: 0,
+            next_poll: POLL_INTERVAL,
+            stopped: false,
+            seldepth: 0,
+            stack: vec![Frame::EMPTY; MAX_PLY + 4],
+            pv: vec![[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2],
+            pv_length: [0; MAX_PLY + 2],
+            history: History::new(),
+            root_moves: Vec::new(),
+            root_depth: 0,
+            best_move_changes: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    /// Sets up the root: position copy, root move list (restricted by `searchmoves`).
+    pub fn prepare(&mut self, pos: &Position, limits: &Limits) {
+        self.pos = pos.clone();
+        self.nodes = 0;
+        self.next_poll = limits
+            .nodes
+            .map_or(POLL_INTERVAL, |limit| limit.min(POLL_INTERVAL));
+        self.stopped = false;
+        self.seldepth = 0;
+        self.stack.fill(Frame::EMPTY);
+        let legal = pos.legal_moves();
+        let mut moves: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|mv| limits.searchmoves.contains(mv))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                bound: Bound::Upper,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+    }
+
+    /// Checks the flags, the clock (main worker) and the node limit; sets `stopped`.
+    pub(super) fn poll(&mut self, shared: &Shared) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        if shared.stop.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if shared.limits.time.hard_limit_reached() {
+            self.stopped = true;
+            return;
+        }
+        if let Some(limit) = shared.limits.nodes {
+            let total = shared.total_nodes();
+            if total >= limit {
+                self.stopped = true;
+            } else {
+                self.next_poll = self.next_poll.min(self.nodes + (limit - total));
+            }
+        }
+    }
+
+    /// Static evaluation kept clear of the mate range.
+    #[inline(always)]
+    pub(super) fn evaluate(&self) -> i32 {
+        evaluate(&self.pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Plays `mv` at `ply`, recording it on the stack for histories and counter moves.
+    #[inline(always)]
+    pub(super) fn make_move(&mut self, mv: Move, ply: usize) {
+        let piece: Piece = self.pos.piece_at(mv.from());
+        let frame = &mut self.stack[ply];
+        frame.mv = mv;
+        frame.context = Some(piece_to(piece, mv));
+        self.pos.make_move(mv);
+    }
+
+    /// The continuation contexts of a node at `ply`: the moves one and two plies before.
+    #[inline(always)]
+    pub(super) fn contexts(&self, ply: usize) -> [Option<usize>; 2] {
+        let back = |distance: usize| {
+            if ply >= distance {
+                self.stack[ply - distance].context
+            } else {
+                None
+            }
+        };
+        [back(1), back(2)]
+    }
+
+    /// Copies the child's PV behind `mv` into this ply's PV.
+    #[inline(always)]
+    pub(super) fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_length = self.pv_length[ply + 1];
+        let (upper, lower) = self.pv.split_at_mut(ply + 1);
+        let line = &mut upper[ply];
+        line[0] = mv;
+        line[1..=child_length].copy_from_slice(&lower[0][..child_length]);
+        self.pv_length[ply] = child_length + 1;
+    }
+
+    // ---- Root ---------------------------------------------------------------------------
+
+    /// Searches the root moves from `pv_index` on inside (alpha, beta); returns the best score.
+    fn search_root(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+        report: &mut Option<&mut dyn FnMut(&Report)>,
+    ) -> i32 {
+        let mut best = -INFINITE;
+        self.pv_length[0] = 0;
+        let in_check = self.pos.in_check();
+        self.stack[0].static_eval = if in_check { NO_EVAL } else { self.evaluate() };
+        for index in pv_index..self.root_moves.len() {
+            self.root_moves[index].score = -INFINITE;
+        }
+        for index in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            if let Some(report) = report.as_mut()
+                && shared.limits.time.elapsed() > QUIET_START
+            {
+                report(&Report::CurrentMove {
+                    depth,
+                    mv,
+                    number: index + 1,
+                });
+            }
+            let searched = index - pv_index;
+            let quiet = !mv.is_noisy();
+            self.seldepth = 0;
+            self.make_move(mv, 0);
+            let gives_check = self.pos.in_check();
+            self.stack[1].in_check = gives_check;
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(shared, -beta, -alpha, new_depth, 1, false);
+            } else {
+                let reduction = if depth >= 3 && searched >= 3 && quiet && !gives_check {
+                    (REDUCTIONS[depth.min(63) as usize][searched.min(63)] - 1).max(0)
+                } else {
+                    0
+                };
+                score = -self.search(shared, -alpha - 1, -alpha, new_depth - reduction, 1, true);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(shared, -alpha - 1, -alpha, new_depth, 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(shared, -beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            if searched == 0 || score > alpha {
+                let child_length = self.pv_length[1];
+                let root_move = &mut self.root_moves[index];
+                root_move.score = score;
+                root_move.seldepth = self.seldepth + 1;
+                root_move.bound = if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                root_move.pv.extend_from_slice(&self.pv[1][..child_length]);
+                if searched > 0 {
+                    self.best_move_changes += 1;
+                }
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn sort_root_moves(&mut self, from: usize, to: usize) {
+        self.root_moves[from..to].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
+    }
+
+    /// The PV lines of the first `count` slots.
+    fn lines(&self, count: usize) -> Vec<PvLine> {
+        self.root_moves
+            .iter()
+            .take(count)
+            .enumerate()
+            .map(|(index, root_move)| {
+                let value = if root_move.score == -INFINITE {
+                    root_move.previous_score
+                } else {
+                    root_move.score
+                };
+                PvLine {
+                    multipv: index + 1,
+                    score: Score::from_internal(value),
+                    value,
+                    bound: root_move.bound,
+                    moves: root_move.pv.clone(),
+                }
+            })
+            .collect()
+    }
+
+    fn iteration_report(&self, shared: &Shared, depth: i32, count: usize) -> Report {
+        let seldepth = self
+            .root_moves
+            .iter()
+            .take(count)
+            .map(|root_move| root_move.seldepth)
+            .max()
+            .unwrap_or(0);
+        Report::Iteration {
+            depth,
+            seldepth: seldepth.max(depth as usize) as i32,
+            nodes: self.total_nodes(shared),
+            time: shared.limits.time.elapsed(),
+            hashfull: shared.tt.hashfull(),
+            lines: self.lines(count),
+        }
+    }
+
+    fn total_nodes(&self, shared: &Shared) -> u64 {
+        shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        shared.total_nodes()
+    }
+
+    /// One depth for every MultiPV slot, each inside its aspiration loop. Returns false when
+    /// the search stopped before the depth was complete.
+    fn search_depth(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        multipv: usize,
+        report: &mut Option<&mut dyn FnMut(&Report)>,
+    ) -> bool {
+        for root_move in &mut self.root_moves {
+            if root_move.score != -INFINITE {
+                root_move.previous_score = root_move.score;
+            }
+        }
+        for pv_index in 0..multipv {
+            let centre = self.root_moves[pv_index].previous_score;
+            let mut delta = 15 + centre.abs() / 64;
+            let (mut alpha, mut beta) = if depth >= 4 && centre.abs() < MATE_BOUND {
+                (
+                    (centre - delta).max(-INFINITE),
+                    (centre + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            loop {
+                let score = self.search_root(shared, depth, alpha, beta, pv_index, report);
+                let length = self.root_moves.len();
+                self.sort_root_moves(pv_index, length);
+                if self.stopped {
+                    self.sort_root_moves(0, pv_index + 1);
+                    return false;
+                }
+                let bound = if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITE);
+                    Bound::Upper
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITE);
+                    Bound::Lower
+                } else {
+                    break;
+                };
+                if let Some(report) = report.as_mut()
+                    && shared.limits.time.elapsed() > QUIET_START
+                {
+                    let mut event = self.iteration_report(shared, depth, pv_index + 1);
+                    if let Report::Iteration { lines, .. } = &mut event
+                        && let Some(line) = lines.last_mut()
+                    {
+                        line.bound = bound;
+                    }
+                    report(&event);
+                }
+                delta += delta / 2 + 5;
+            }
+            self.sort_root_moves(0, pv_index + 1);
+        }
+        true
+    }
+
+    // ---- Drivers ------------------------------------------------------------------------
+
+    /// The main thread: deepens, reports, decides, and returns the result.
+    pub fn run_main(&mut self, shared: &Shared, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        let limits = shared.limits;
+        let mut report = Some(report);
+        let mut result = SearchResult {
+            best: self.root_moves.first().map(|root_move| root_move.mv),
+            ponder: None,
+            score: Score::Centipawns(0),
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
+        if self.root_moves.is_empty() {
+            let value = if self.pos.in_check() { -MATE } else { DRAW };
+            result.score = Score::from_internal(value);
+            self.wait_for_stop(shared);
+            return result;
+        }
+        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32)
+            .clamp(1, MAX_PLY as i32);
+        let mut previous_value: i32 = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.best_move_changes = 0;
+            let complete = self.search_depth(shared, depth, multipv, &mut report);
+            if !complete {
+                // A move that completed above the old best's score is proven better.
+                let first = &self.root_moves[0];
+                if first.score != -INFINITE && result.best != Some(first.mv) {
+                    result.best = Some(first.mv);
+                    result.ponder = first.pv.get(1).copied();
+                }
+                break;
+            }
+            let lines = self.lines(multipv);
+            let best_line = &lines[0];
+            result.best = Some(self.root_moves[0].mv);
+            result.ponder = best_line.moves.get(1).copied();
+            result.score = best_line.score;
+            result.depth = depth;
+            result.lines = lines.clone();
+            let value = best_line.value;
+            if let Some(report) = report.as_mut() {
+                report(&self.iteration_report(shared, depth, multipv));
+            }
+            if let (Some(mate), Score::Mate(moves)) = (limits.mate, result.score)
+                && moves > 0
+                && moves <= mate
+            {
+                break;
+            }
+            let outcome = IterationOutcome {
+                depth,
+                best_move_changes: self.best_move_changes,
+                score_change: if value.abs() < MATE_BOUND && previous_value.abs() < MATE_BOUND {
+                    value - previous_value
+                } else {
+                    0
+                },
+                legal_moves: self.root_moves.len(),
+            };
+            previous_value = value;
+            if limits.time.soft_limit_reached(&outcome) {
+                break;
+            }
+        }
+        self.wait_for_stop(shared);
+        if result.ponder.is_none()
+            && let Some(best) = result.best
+        {
+            result.ponder = self.ponder_from_table(shared, best);
+        }
+        result.nodes = self.total_nodes(shared);
+        result
+    }
+
+    /// `go infinite` must not end on its own: idle until `stop`. A pondering search that ran
+    /// out of depth idles too, until `stop` or `ponderhit` (a `bestmove` before either would
+    /// break the protocol).
+    fn wait_for_stop(&self, shared: &Shared) {
+        let limits = shared.limits;
+        while !shared.stop.load(Ordering::Relaxed)
+            && (limits.waits_for_stop() || limits.time.is_pondering())
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The table's move for the position after `best`, if it is legal there.
+    fn ponder_from_table(&mut self, shared: &Shared, best: Move) -> Option<Move> {
+        self.pos.make_move(best);
+        let reply = shared
+            .tt
+            .probe(self.pos.key(), 0)
+            .map(|hit| hit.mv)
+            .filter(|&mv| self.pos.is_legal(mv));
+        self.pos.unmake_move();
+        reply
+    }
+
+    /// A helper thread: deepens (odd helpers one ply ahead) until aborted.
+    pub fn run_helper(&mut self, shared: &Shared) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = shared
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32)
+            .clamp(1, MAX_PLY as i32);
+        let mut none = None;
+        let mut depth = 1 + (self.id % 2) as i32;
+        while depth <= max_depth && !self.stopped {
+            self.root_depth = depth;
+            if !self.search_depth(shared, depth, 1, &mut none) {
+                break;
+            }
+            depth += 1;
+        }
+        shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,395 @@
+//! Playing strength below full: one mechanism behind UCI `UCI_LimitStrength`/`UCI_Elo`,
+//! UCI `Skill Level` and the levels of `engine play`.
+//!
+//! A weaker Ox88 is made of three knobs, all derived from one Elo number:
+//!
+//! 1. a node budget per move, so the search sees less (shallower tactics, like a weaker
+//!    player, rather than random moves);
+//! 2. a MultiPV width, so the search scores a few alternatives to the best move;
+//! 3. a bounded random choice among those lines: a line is eligible only when its score is
+//!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
+//!    off exponentially with the loss (`exp(-loss / temperature)`).
+//!
+//! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 83
+//! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
+//! the mistakes a weak level makes come from its short search horizon.
+//!
+//! At `MAX_ELO` every knob is off: no node budget, one line, always the best move.
+//!
+//! ```text
+//!   Elo     nodes   lines  max loss (cp)  temperature
+//!    600      300     8        183             91
+//!   1200    3 464     6        114             57
+//!   1600   17 696     5         74             37
+//!   2000   90 405     3         40             20
+//!   2400  461 847     2         14              7
+//!   2800     full     1          0              -
+//! ```
+//! First rough calibration: 16 games a point against Stockfish 15.1 with UCI_LimitStrength,
+//! 10+0.1, noob_3moves book, time margin 1 s (`tools/match.py`):
+//!
+//! ```text
+//!   Ox88 UCI_Elo  Stockfish UCI_Elo  score      Elo difference  so Ox88 plays like
+//!       1200            1350          4-12-0     -191 +/- 268        ~1160
+//!       1600            1600          8-8-0        0 +/- 186        ~1600
+//!       2000            2000          3-11-2     -191 +/- 225        ~1810
+//! ```
+//! An earlier mapping (64 nodes at 600 doubling every 140 Elo, loss bound `(2800 - Elo) / 10`)
+//! lost 0-16 at 1200 against 1350 (depth 2-3 searches hanging pieces) and 1-15 at 2000: hence
+//! the larger budgets and the loss bound that falls off faster toward the top.
+
+use crate::moves::Move;
+use crate::search::{Limits, MATE_BOUND, PvLine};
+
+/// The weakest strength offered (UCI_Elo minimum, Skill Level 0).
+pub const MIN_ELO: u32 = 600;
+/// Full strength: no limiting at all (UCI_Elo maximum, Skill Level 20).
+pub const MAX_ELO: u32 = 2800;
+/// The highest UCI `Skill Level`.
+pub const MAX_SKILL_LEVEL: u32 = 20;
+
+/// The named levels of `engine play`, weakest first, with their Elo.
+pub const NAMED_LEVELS: [(&str, u32); 5] = [
+    ("easy", 800),
+    ("normal", 1200),
+    ("hard", 1600),
+    ("extra", 2000),
+    ("master", MAX_ELO),
+];
+
+/// Elo step per doubling of the node budget.
+const ELO_PER_DOUBLING: f64 = 170.0;
+/// Node budget at `MIN_ELO`.
+const NODES_AT_MIN_ELO: f64 = 300.0;
+/// The loss bound at `MIN_ELO`; it shrinks as `(distance to MAX_ELO)^1.5`, so the strong
+/// levels are hardly random at all (a linear bound made 2000 play far below 2000).
+const MAX_LOSS_AT_MIN_ELO: f64 = 183.0;
+
+/// A playing strength, on an Elo-like scale from `MIN_ELO` to `MAX_ELO` (full strength).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    elo: u32,
+}
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength::full()
+    }
+}
+
+impl Strength {
+    /// No limiting.
+    pub fn full() -> Strength {
+        Strength { elo: MAX_ELO }
+    }
+
+    /// `UCI_Elo` (clamped into `MIN_ELO..=MAX_ELO`).
+    pub fn from_elo(elo: u32) -> Strength {
+        Strength {
+            elo: elo.clamp(MIN_ELO, MAX_ELO),
+        }
+    }
+
+    /// UCI `Skill Level` 0..=20, spread evenly over the Elo range (20 is full strength).
+    pub fn from_skill_level(level: u32) -> Strength {
+        let level = level.min(MAX_SKILL_LEVEL);
+        Strength::from_elo(MIN_ELO + level * (MAX_ELO - MIN_ELO) / MAX_SKILL_LEVEL)
+    }
+
+    /// A named level (`easy` .. `master`, any case) or a number of Elo points in range.
+    pub fn from_level_name(text: &str) -> Result<Strength, String> {
+        let text = text.trim();
+        if let Some(&(_, elo)) = NAMED_LEVELS
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(text))
+        {
+            return Ok(Strength::from_elo(elo));
+        }
+        match text.parse::<u32>() {
+            Ok(elo) if (MIN_ELO..=MAX_ELO).contains(&elo) => Ok(Strength::from_elo(elo)),
+            Ok(elo) => Err(format!(
+                "level {elo} is out of range: give an Elo from {MIN_ELO} to {MAX_ELO}"
+            )),
+            Err(_) => Err(format!(
+                "unknown level '{text}': use easy, normal, hard, extra, master or an Elo from \
+                 {MIN_ELO} to {MAX_ELO}"
+            )),
+        }
+    }
+
+    pub fn elo(&self) -> u32 {
+        self.elo
+    }
+
+    /// True at `MAX_ELO`: the search runs unrestricted and its best move is played.
+    pub fn is_full(&self) -> bool {
+        self.elo >= MAX_ELO
+    }
+
+    /// The level's name when it is one of the named levels, else its Elo as text.
+    pub fn describe(&self) -> String {
+        match NAMED_LEVELS.iter().find(|(_, elo)| *elo == self.elo) {
+            Some((name, elo)) => format!("{name}, {elo} Elo"),
+            None => format!("{} Elo", self.elo),
+        }
+    }
+
+    /// Nodes allowed per move (`None` at full strength). Doubles every `ELO_PER_DOUBLING`.
+    pub fn node_budget(&self) -> Option<u64> {
+        if self.is_full() {
+            return None;
+        }
+        let doublings = f64::from(self.elo - MIN_ELO) / ELO_PER_DOUBLING;
+        Some((NODES_AT_MIN_ELO * doublings.exp2()).round() as u64)
+    }
+
+    /// How many lines to search so `choose` has alternatives (1 at full strength).
+    pub fn multipv(&self) -> usize {
+        if self.is_full() {
+            return 1;
+        }
+        (1 + (MAX_ELO - self.elo) / 300).clamp(2, 8) as usize
+    }
+
+    /// The most a chosen line may score below the best one, in centipawns.
+    pub fn max_loss(&self) -> i32 {
+        let distance = f64::from(MAX_ELO - self.elo) / f64::from(MAX_ELO - MIN_ELO);
+        (MAX_LOSS_AT_MIN_ELO * distance.powf(1.5)).round() as i32
+    }
+
+    /// Scale of the exponential fall-off of a line's chance with its loss, in centipawns.
+    fn temperature(&self) -> f64 {
+        f64::from(self.max_loss()) / 2.0
+    }
+
+    /// Tightens a search's limits to this strength: the node budget (the smaller one wins
+    /// when `limits` already has one) and at least `multipv()` lines. No-op at full strength.
+    pub fn restrict(&self, limits: &mut Limits) {
+        if let Some(budget) = self.node_budget() {
+            limits.nodes = Some(limits.nodes.map_or(budget, |nodes| nodes.min(budget)));
+        }
+        limits.multipv = limits.multipv.max(self.multipv());
+    }
+
+    /// Picks the move to play from a search's lines (best first, as `SearchResult::lines`).
+    /// `None` when `lines` holds no move (the caller then plays the search's best move).
+    pub fn choose(&self, lines: &[PvLine], rng: &mut Rng) -> Option<Move> {
+        let best = lines.iter().find(|line| !line.moves.is_empty())?;
+        if self.is_full() {
+            return Some(best.moves[0]);
+        }
+        let best_value = lines
+            .iter()
+            .filter(|line| !line.moves.is_empty())
+            .map(|line| line.value)
+            .max()
+            .expect("at least one line has a move");
+        // A proven mate for us is always played; a line that walks into a mate never is.
+        if best_value >= MATE_BOUND || self.max_loss() == 0 {
+            return Some(best.moves[0]);
+        }
+        let floor = best_value - self.max_loss();
+        let candidates: Vec<(Move, f64)> = lines
+            .iter()
+            .filter(|line| !line.moves.is_empty() && line.value >= floor)
+            .filter(|line| line.value > -MATE_BOUND || line.value == best_value)
+            .map(|line| {
+                let loss = f64::from(best_value - line.value);
+                (line.moves[0], (-loss / self.temperature()).exp())
+            })
+            .collect();
+        let total: f64 = candidates.iter().map(|(_, weight)| weight).sum();
+        let mut pick = rng.unit() * total;
+        for &(mv, weight) in &candidates {
+            if pick < weight {
+                return Some(mv);
+            }
+            pick -= weight;
+        }
+        candidates.last().map(|&(mv, _)| mv)
+    }
+}
+
+/// A small deterministic pseudo-random generator (xorshift64*), seeded by the caller: from
+/// the clock for play, fixed in tests. Not for anything that needs real randomness.
+#[derive(Clone, Debug)]
+pub struct Rng {
+    state: u64,
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Zero is the one state xorshift never leaves; mix the seed so small seeds differ well.
+        let mixed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+        Rng {
+            state: if mixed == 0 { 1 } else { mixed },
+        }
+    }
+
+    /// Seeded from the system clock and the process id.
+    pub fn from_time() -> Rng {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos() as u64);
+        Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.state ^= self.state >> 12;
+        self.state ^= self.state << 25;
+        self.state ^= self.state >> 27;
+        self.state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform in `0..bound` (`bound` > 0).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        self.next_u64() % bound
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Bound, Score};
+
+    fn line(rank: usize, value: i32, mv: Move) -> PvLine {
+        PvLine {
+            multipv: rank,
+            score: Score::from_internal(value),
+            value,
+            bound: Bound::Exact,
+            moves: vec![mv],
+        }
+    }
+
+    fn moves() -> [Move; 4] {
+        [
+            Move::new(0x14, 0x34, 0),
+            Move::new(0x13, 0x33, 0),
+            Move::new(0x06, 0x25, 0),
+            Move::new(0x01, 0x22, 0),
+        ]
+    }
+
+    #[test]
+    fn levels_map_to_elo() {
+        assert_eq!(Strength::from_skill_level(0).elo(), MIN_ELO);
+        assert_eq!(Strength::from_skill_level(20), Strength::full());
+        assert_eq!(Strength::from_skill_level(10).elo(), 1700);
+        assert_eq!(Strength::from_elo(100).elo(), MIN_ELO);
+        assert_eq!(
+            Strength::from_level_name("Normal"),
+            Ok(Strength::from_elo(1200))
+        );
+        assert_eq!(
+            Strength::from_level_name("1500"),
+            Ok(Strength::from_elo(1500))
+        );
+        assert!(Strength::from_level_name("5000").is_err());
+        assert!(Strength::from_level_name("grandmaster").is_err());
+        assert_eq!(Strength::from_elo(1200).describe(), "normal, 1200 Elo");
+    }
+
+    #[test]
+    fn knobs_tighten_with_elo() {
+        let full = Strength::full();
+        assert_eq!(full.node_budget(), None);
+        assert_eq!(full.multipv(), 1);
+        assert_eq!(Strength::from_elo(600).node_budget(), Some(300));
+        assert_eq!(Strength::from_elo(1200).node_budget(), Some(3464));
+        assert_eq!(Strength::from_elo(1200).max_loss(), 114);
+        assert_eq!(Strength::from_elo(MIN_ELO).max_loss(), 183);
+        assert_eq!(Strength::from_elo(600).multipv(), 8);
+        let mut previous = (0, usize::MAX, i32::MAX);
+        for elo in (600..2800).step_by(100) {
+            let strength = Strength::from_elo(elo);
+            let nodes = strength.node_budget().expect("limited");
+            assert!(nodes > previous.0);
+            assert!(strength.multipv() <= previous.1);
+            assert!(strength.max_loss() < previous.2);
+            previous = (nodes, strength.multipv(), strength.max_loss());
+        }
+    }
+
+    #[test]
+    fn restrict_keeps_the_smaller_budget() {
+        let mut limits = Limits::infinite();
+        Strength::from_elo(1200).restrict(&mut limits);
+        assert_eq!(limits.nodes, Strength::from_elo(1200).node_budget());
+        assert_eq!(limits.multipv, 6);
+        let mut limits = Limits {
+            nodes: Some(100),
+            ..Limits::infinite()
+        };
+        Strength::from_elo(2000).restrict(&mut limits);
+        assert_eq!(limits.nodes, Some(100));
+        let mut limits = Limits::infinite();
+        Strength::full().restrict(&mut limits);
+        assert_eq!((limits.nodes, limits.multipv), (None, 1));
+    }
+
+    #[test]
+    fn choice_stays_within_the_loss_bound() {
+        let [a, b, c, d] = moves();
+        let lines = [
+            line(1, 50, a),
+            line(2, 20, b),
+            line(3, -400, c),
+            line(4, -900, d),
+        ];
+        let strength = Strength::from_elo(1500);
+        let mut rng = Rng::new(7);
+        let mut seen = [0; 4];
+        for _ in 0..2000 {
+            let mv = strength.choose(&lines, &mut rng).expect("lines have moves");
+            seen[moves()
+                .iter()
+                .position(|&m| m == mv)
+                .expect("one of the lines")] += 1;
+        }
+        assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
+        assert_eq!((seen[2], seen[3]), (0, 0), "a blunder was chosen: {seen:?}");
+        assert_eq!(Strength::full().choose(&lines, &mut rng), Some(a));
+        assert_eq!(
+            Strength::from_elo(MAX_ELO - 1).choose(&lines, &mut rng),
+            Some(a)
+        );
+    }
+
+    #[test]
+    fn mates_are_taken_and_avoided() {
+        let [a, b, c, _] = moves();
+        let mut rng = Rng::new(1);
+        let winning = [line(1, crate::search::MATE - 3, a), line(2, 40, b)];
+        let losing = [
+            line(1, 0, a),
+            line(2, -5, b),
+            line(3, -crate::search::MATE + 4, c),
+        ];
+        let weakest = Strength::from_elo(MIN_ELO);
+        for _ in 0..200 {
+            assert_eq!(weakest.choose(&winning, &mut rng), Some(a));
+            assert_ne!(weakest.choose(&losing, &mut rng), Some(c));
+        }
+        assert_eq!(weakest.choose(&[], &mut rng), None);
+    }
+
+    #[test]
+    fn rng_is_deterministic() {
+        let mut first = Rng::new(42);
+        let mut second = Rng::new(42);
+        for _ in 0..100 {
+            assert_eq!(first.next_u64(), second.next_u64());
+            assert!(first.unit() < 1.0);
+            second.unit();
+            assert!(first.below(6) < 6);
+            second.below(6);
+        }
+        assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    }
+}

@@ -1,0 +1,298 @@
+//! The UCI options: one table that both `uci` (the `option name …` lines) and `setoption`
+//! (validation) read, and a typed `Options` struct that holds the current values.
+//!
+//! A `setoption` with a bad value is refused whole: the previous value stays and the caller
+//! prints why. Names match case-insensitively, with runs of spaces treated as one.
+
+use crate::strength::{MAX_ELO, MAX_SKILL_LEVEL, MIN_ELO, Strength};
+
+/// The kind and range of one option, as `uci` announces it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+/// Every option, in the order `uci` lists them.
+pub const OPTIONS: &[(&str, OptionKind)] = &[
+    (
+        "Hash",
+        OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65536,
+        },
+    ),
+    ("Clear Hash", OptionKind::Button),
+    (
+        "Threads",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    ),
+    (
+        "MultiPV",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    ),
+    ("Ponder", OptionKind::Check { default: false }),
+    (
+        "Move Overhead",
+        OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5000,
+        },
+    ),
+    ("UCI_Chess960", OptionKind::Check { default: false }),
+    ("UCI_ShowWDL", OptionKind::Check { default: false }),
+    ("UCI_LimitStrength", OptionKind::Check { default: false }),
+    (
+        "UCI_Elo",
+        OptionKind::Spin {
+            default: MAX_ELO as i64,
+            min: MIN_ELO as i64,
+            max: MAX_ELO as i64,
+        },
+    ),
+    (
+        "Skill Level",
+        OptionKind::Spin {
+            default: MAX_SKILL_LEVEL as i64,
+            min: 0,
+            max: MAX_SKILL_LEVEL as i64,
+        },
+    ),
+];
+
+/// The `option name … type …` line for one table entry.
+pub fn describe(name: &str, kind: OptionKind) -> String {
+    match kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("option name {name} type spin default {default} min {min} max {max}")
+        }
+        OptionKind::Check { default } => {
+            format!("option name {name} type check default {default}")
+        }
+        OptionKind::Button => format!("option name {name} type button"),
+    }
+}
+
+/// The strength options as set; `strength()` folds them into one `Strength`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StrengthSettings {
+    pub limit_strength: bool,
+    pub elo: u32,
+    pub skill_level: u32,
+}
+
+impl StrengthSettings {
+    /// `UCI_LimitStrength` with `UCI_Elo` wins; otherwise `Skill Level` (20 is full strength).
+    pub fn strength(&self) -> Strength {
+        if self.limit_strength {
+            Strength::from_elo(self.elo)
+        } else {
+            Strength::from_skill_level(self.skill_level)
+        }
+    }
+}
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead_ms: i64,
+    pub chess960: bool,
+    pub show_wdl: bool,
+    pub strength: StrengthSettings,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 30,
+            chess960: false,
+            show_wdl: false,
+            strength: StrengthSettings {
+                limit_strength: false,
+                elo: MAX_ELO,
+                skill_level: MAX_SKILL_LEVEL,
+            },
+        }
+    }
+}
+
+/// What the search thread must do after an option changed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    ResizeHash(usize),
+    ClearHash,
+    SetThreads(usize),
+}
+
+/// Collapses runs of whitespace so `Move   Overhead` matches `Move Overhead`.
+fn normalize(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl Options {
+    /// Applies `setoption name <name> [value <value>]`. On error nothing changes.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let wanted = normalize(name);
+        let Some(&(name, kind)) = OPTIONS
+            .iter()
+            .find(|(known, _)| known.eq_ignore_ascii_case(&wanted))
+        else {
+            return Err(format!("no such option '{wanted}'"));
+        };
+        let value = value.map(str::trim).unwrap_or("");
+        match kind {
+            OptionKind::Button => {}
+            OptionKind::Check { .. } => {
+                let flag = parse_check(name, value)?;
+                match name {
+                    "Ponder" => self.ponder = flag,
+                    "UCI_Chess960" => self.chess960 = flag,
+                    "UCI_ShowWDL" => self.show_wdl = flag,
+                    "UCI_LimitStrength" => self.strength.limit_strength = flag,
+                    _ => return Err(format!("option '{name}' is not wired up")),
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let number = parse_spin(name, value, min, max)?;
+                // In range, so the casts below cannot wrap.
+                match name {
+                    "Hash" => {
+                        self.hash_mb = number as usize;
+                        return Ok(Effect::ResizeHash(self.hash_mb));
+                    }
+                    "Threads" => {
+                        self.threads = number as usize;
+                        return Ok(Effect::SetThreads(self.threads));
+                    }
+                    "MultiPV" => self.multipv = number as usize,
+                    "Move Overhead" => self.move_overhead_ms = number,
+                    "UCI_Elo" => self.strength.elo = number as u32,
+                    "Skill Level" => self.strength.skill_level = number as u32,
+                    _ => return Err(format!("option '{name}' is not wired up")),
+                }
+            }
+        }
+        Ok(match name {
+            "Clear Hash" => Effect::ClearHash,
+            _ => Effect::None,
+        })
+    }
+}
+
+fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+    if value.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if value.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(format!(
+            "option '{name}' needs value true or false, not '{value}'"
+        ))
+    }
+}
+
+fn parse_spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+    match value.parse::<i64>() {
+        Ok(number) if (min..=max).contains(&number) => Ok(number),
+        Ok(number) => Err(format!(
+            "option '{name}' value {number} is out of range {min}..{max}"
+        )),
+        Err(_) => Err(format!(
+            "option '{name}' needs a whole number from {min} to {max}, not '{value}'"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive_and_may_contain_spaces() {
+        let mut options = Options::default();
+        assert_eq!(options.set("move  overhead", Some("100")), Ok(Effect::None));
+        assert_eq!(options.move_overhead_ms, 100);
+        assert_eq!(options.set("hash", Some("64")), Ok(Effect::ResizeHash(64)));
+        assert_eq!(options.hash_mb, 64);
+        assert_eq!(options.set("CLEAR HASH", None), Ok(Effect::ClearHash));
+        assert_eq!(options.set("threads", Some("4")), Ok(Effect::SetThreads(4)));
+        assert_eq!(options.set("uci_chess960", Some("TRUE")), Ok(Effect::None));
+        assert!(options.chess960);
+    }
+
+    #[test]
+    fn bad_values_keep_the_previous_state() {
+        let mut options = Options::default();
+        let before = options.clone();
+        assert!(options.set("Hash", Some("0")).is_err());
+        assert!(options.set("Hash", Some("65537")).is_err());
+        assert!(options.set("Hash", Some("lots")).is_err());
+        assert!(options.set("Hash", None).is_err());
+        assert!(options.set("MultiPV", Some("-3")).is_err());
+        assert!(options.set("Ponder", Some("yes")).is_err());
+        assert!(options.set("Nonsense", Some("1")).is_err());
+        assert!(
+            options
+                .set("UCI_Elo", Some("99999999999999999999999"))
+                .is_err()
+        );
+        assert_eq!(options, before);
+    }
+
+    #[test]
+    fn strength_settings_fold_into_one_strength() {
+        let mut options = Options::default();
+        assert!(options.strength.strength().is_full());
+        options.set("Skill Level", Some("0")).expect("in range");
+        assert_eq!(options.strength.strength().elo(), MIN_ELO);
+        options
+            .set("UCI_LimitStrength", Some("true"))
+            .expect("valid");
+        options.set("UCI_Elo", Some("1500")).expect("in range");
+        assert_eq!(options.strength.strength().elo(), 1500);
+    }
+
+    #[test]
+    fn every_option_is_described() {
+        let lines: Vec<String> = OPTIONS
+            .iter()
+            .map(|&(name, kind)| describe(name, kind))
+            .collect();
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".into()));
+        assert!(lines.contains(&"option name Clear Hash type button".into()));
+        assert!(lines.contains(&"option name Ponder type check default false".into()));
+        assert!(
+            lines.contains(&"option name UCI_Elo type spin default 2800 min 600 max 2800".into())
+        );
+        // Every listed option can be set to its default.
+        let mut options = Options::default();
+        for &(name, kind) in OPTIONS {
+            let value = match kind {
+                OptionKind::Spin { default, .. } => Some(default.to_string()),
+                OptionKind::Check { default } => Some(default.to_string()),
+                OptionKind::Button => None,
+            };
+            assert!(options.set(name, value.as_deref()).is_ok(), "{name}");
+        }
+    }
+}

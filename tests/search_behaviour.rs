@@ -1,0 +1,339 @@
+//! Search behaviour: mates, draws, limits, MultiPV, searchmoves, exchange evaluation, and the
+//! transposition table round trip. Every limit here is a depth or node count, never a time.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use ox88::moves::Move;
+use ox88::position::Position;
+use ox88::search::see::see;
+use ox88::search::{Bound, Limits, MATE, Report, Score, SearchResult, Searcher};
+use ox88::tt::TranspositionTable;
+
+fn position(fen: &str) -> Position {
+    Position::from_fen(fen).expect("test FEN is valid")
+}
+
+fn uci(pos: &Position, text: &str) -> Move {
+    pos.parse_move_text(text).expect("test move is legal")
+}
+
+fn search(pos: &Position, limits: &Limits) -> SearchResult {
+    let mut searcher = Searcher::new(16);
+    let stop = Arc::new(AtomicBool::new(false));
+    searcher.search(pos, limits, &stop, &mut |_| {})
+}
+
+fn best_uci(pos: &Position, result: &SearchResult) -> String {
+    result
+        .best
+        .expect("a legal move exists")
+        .to_uci(pos.is_chess960())
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let result = search(&pos, &Limits::depth(4));
+    assert_eq!(best_uci(&pos, &result), "d1d8");
+    assert_eq!(result.score, Score::Mate(1));
+}
+
+#[test]
+fn finds_mate_in_two() {
+    let pos = position("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    let result = search(&pos, &Limits::depth(6));
+    assert_eq!(best_uci(&pos, &result), "d5f6");
+    assert_eq!(result.score, Score::Mate(2));
+}
+
+#[test]
+fn finds_mate_in_two_for_black() {
+    let pos = position("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1");
+    let result = search(&pos, &Limits::depth(6));
+    assert_eq!(best_uci(&pos, &result), "g2g1");
+    assert_eq!(result.score, Score::Mate(2));
+}
+
+#[test]
+fn finds_mate_in_three() {
+    let pos = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
+    let result = search(&pos, &Limits::depth(8));
+    assert_eq!(best_uci(&pos, &result), "f6a6");
+    assert_eq!(result.score, Score::Mate(3));
+}
+
+#[test]
+fn reports_being_mated() {
+    // White to move is mated in one whatever it does (the rook check on the back rank).
+    let pos = position("6k1/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+    let result = search(&pos, &Limits::depth(3));
+    assert_eq!(result.best, None);
+    assert_eq!(result.score, Score::Mate(0));
+    let pos = position("3r2k1/8/8/8/8/8/5PPP/6K1 b - - 0 1");
+    let result = search(&pos, &Limits::depth(5));
+    assert_eq!(result.score, Score::Mate(1));
+    let mut after = pos.clone();
+    after.make_move(result.best.expect("black has moves"));
+    let reply = search(&after, &Limits::depth(5));
+    assert_eq!(reply.score, Score::Mate(0));
+}
+
+#[test]
+fn mate_limit_stops_at_the_mate() {
+    let pos = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
+    let limits = Limits {
+        mate: Some(3),
+        ..Limits::infinite()
+    };
+    let result = search(&pos, &limits);
+    assert_eq!(result.score, Score::Mate(3));
+    assert!(result.depth <= 7, "stopped at depth {}", result.depth);
+}
+
+#[test]
+fn mates_instead_of_stalemating() {
+    // Many queen moves stalemate here; only a few mate.
+    let pos = position("k7/2Q5/1K6/8/8/8/8/8 w - - 0 1");
+    let result = search(&pos, &Limits::depth(5));
+    assert_eq!(result.score, Score::Mate(1));
+    let mut after = pos.clone();
+    after.make_move(result.best.expect("white has moves"));
+    assert!(after.is_checkmate());
+}
+
+#[test]
+fn king_and_queen_win_without_stalemate() {
+    let pos = position("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1");
+    let mut game = pos.clone();
+    for _ in 0..20 {
+        if game.legal_moves().is_empty() {
+            break;
+        }
+        let result = search(&game, &Limits::depth(8));
+        game.make_move(result.best.expect("moves exist"));
+        assert!(!game.is_stalemate(), "stalemated at {}", game.to_fen());
+    }
+    assert!(
+        game.is_checkmate(),
+        "no mate within 10 moves: {}",
+        game.to_fen()
+    );
+}
+
+#[test]
+fn sees_a_repetition_draw() {
+    // Black is a queen down; moving the knight back to h8 repeats the position a third time.
+    let mut pos = position("k6n/8/8/8/8/8/8/K3Q3 w - - 0 1");
+    for text in ["e1e2", "h8g6", "e2e1", "g6h8", "e1e2", "h8g6", "e2e1"] {
+        let mv = uci(&pos, text);
+        pos.make_move(mv);
+    }
+    let result = search(&pos, &Limits::depth(6));
+    assert_eq!(best_uci(&pos, &result), "g6h8");
+    assert_eq!(result.score, Score::Centipawns(0));
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw_unless_it_mates() {
+    // A queen up, but the 100th half-move without capture or pawn move draws
+    // unless it is mate.
+    let pos = position("k7/8/8/8/8/8/8/KQ6 w - - 99 80");
+    let result = search(&pos, &Limits::depth(4));
+    assert_eq!(result.score, Score::Centipawns(0));
+    let pos = position("k7/2Q5/1K6/8/8/8/8/8 w - - 99 80");
+    let result = search(&pos, &Limits::depth(4));
+    assert_eq!(result.score, Score::Mate(1));
+}
+
+#[test]
+fn insufficient_material_is_a_draw() {
+    let pos = position("8/8/4k3/8/8/3BK3/8/8 w - - 0 1");
+    let result = search(&pos, &Limits::depth(6));
+    assert_eq!(result.score, Score::Centipawns(0));
+}
+
+#[test]
+fn respects_searchmoves() {
+    let pos = Position::startpos();
+    let a3 = uci(&pos, "a2a3");
+    let h3 = uci(&pos, "h2h3");
+    let limits = Limits {
+        searchmoves: vec![a3, h3],
+        ..Limits::depth(5)
+    };
+    let result = search(&pos, &limits);
+    let best = result.best.expect("searchmoves are legal");
+    assert!(best == a3 || best == h3);
+    assert!(
+        result
+            .lines
+            .iter()
+            .all(|line| line.moves[0] == a3 || line.moves[0] == h3)
+    );
+}
+
+#[test]
+fn respects_depth_limit() {
+    let pos = Position::startpos();
+    let mut depths = Vec::new();
+    let mut searcher = Searcher::new(16);
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = searcher.search(&pos, &Limits::depth(5), &stop, &mut |report| {
+        if let Report::Iteration { depth, .. } = report {
+            depths.push(*depth);
+        }
+    });
+    assert_eq!(result.depth, 5);
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn respects_node_limit() {
+    let pos = Position::startpos();
+    for limit in [1, 100, 5000, 20000] {
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::infinite()
+        };
+        let result = search(&pos, &limits);
+        assert!(result.best.is_some(), "no move with {limit} nodes");
+        assert!(
+            result.nodes <= limit,
+            "{} nodes searched for a limit of {limit}",
+            result.nodes
+        );
+    }
+}
+
+#[test]
+fn raised_stop_still_gives_a_legal_move() {
+    let pos = Position::startpos();
+    let mut searcher = Searcher::new(16);
+    let stop = Arc::new(AtomicBool::new(true));
+    let result = searcher.search(&pos, &Limits::infinite(), &stop, &mut |_| {});
+    let best = result.best.expect("legal moves exist");
+    assert!(pos.legal_moves().contains(&best));
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10");
+    let limits = Limits {
+        multipv: 4,
+        ..Limits::depth(6)
+    };
+    let result = search(&pos, &limits);
+    assert_eq!(result.lines.len(), 4);
+    for (index, line) in result.lines.iter().enumerate() {
+        assert_eq!(line.multipv, index + 1);
+        assert!(!line.moves.is_empty());
+    }
+    for pair in result.lines.windows(2) {
+        assert!(pair[0].value >= pair[1].value, "lines out of order");
+    }
+    let mut firsts: Vec<Move> = result.lines.iter().map(|line| line.moves[0]).collect();
+    firsts.sort_by_key(|mv| mv.0);
+    firsts.dedup();
+    assert_eq!(firsts.len(), 4);
+    assert_eq!(result.best, Some(result.lines[0].moves[0]));
+}
+
+#[test]
+fn multipv_wider_than_the_move_list() {
+    let pos = position("k7/8/8/8/8/8/8/K7 w - - 0 1");
+    let limits = Limits {
+        multipv: 10,
+        ..Limits::depth(3)
+    };
+    let result = search(&pos, &limits);
+    assert_eq!(result.lines.len(), 3);
+}
+
+#[test]
+fn pv_is_legal_and_ponder_is_its_second_move() {
+    let pos = position("r1bq1r1k/b1p1npp1/p2p3p/1p6/3PP3/1B2NN2/PP3PPP/R2Q1RK1 w - - 1 16");
+    let result = search(&pos, &Limits::depth(7));
+    let line = &result.lines[0];
+    let mut walk = pos.clone();
+    for &mv in &line.moves {
+        assert!(walk.is_legal(mv), "illegal PV move {mv:?}");
+        walk.make_move(mv);
+    }
+    assert!(line.moves.len() >= 2, "a depth-7 PV has a reply");
+    assert_eq!(result.ponder, Some(line.moves[1]));
+}
+
+#[test]
+fn two_threads_find_the_same_mate() {
+    let pos = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
+    let mut searcher = Searcher::new(16);
+    searcher.set_threads(2);
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = searcher.search(&pos, &Limits::depth(8), &stop, &mut |_| {});
+    assert_eq!(result.score, Score::Mate(3));
+    assert_eq!(best_uci(&pos, &result), "f6a6");
+}
+
+#[test]
+fn exchange_evaluation_on_known_positions() {
+    let pos = position("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1");
+    assert_eq!(see(&pos, uci(&pos, "e1e5")), 100);
+    let pos = position("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1");
+    assert_eq!(see(&pos, uci(&pos, "d3e5")), 100 - 320);
+    // A queen taking a pawn defended by a pawn loses the queen for a pawn.
+    let pos = position("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1");
+    assert_eq!(see(&pos, uci(&pos, "e1e5")), 100 - 950);
+    // Quiet moves onto an attacked square lose the piece.
+    let pos = position("4k3/8/3p4/8/8/8/8/2N1K3 w - - 0 1");
+    assert_eq!(see(&pos, uci(&pos, "c1b3")), 0);
+    let pos = position("4k3/8/8/8/3p4/8/8/1N2K3 w - - 0 1");
+    assert_eq!(see(&pos, uci(&pos, "b1c3")), -320);
+}
+
+#[test]
+fn table_round_trip_with_mate_adjustment() {
+    let table = TranspositionTable::new(1);
+    let key = 0xDEAD_BEEF_0123_4567;
+    // Found at ply 3: mate in 5 plies from the root = mate in 2 plies from this node.
+    table.store(key, 3, Move(1234), MATE - 5, 17, 9, Bound::Exact);
+    let hit = table.probe(key, 3).expect("just stored");
+    assert_eq!(
+        (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+        (Move(1234), MATE - 5, 17, 9, Bound::Exact)
+    );
+    // Reached at ply 7 by another path: the same mate is 2 plies from the node, 9 from the root.
+    assert_eq!(table.probe(key, 7).expect("stored").score, MATE - 9);
+    table.store(key ^ 0xFF, 1, Move(99), -(MATE - 4), 0, 3, Bound::Upper);
+    assert_eq!(
+        table.probe(key ^ 0xFF, 5).expect("stored").score,
+        -(MATE - 8)
+    );
+    assert!(table.hashfull() <= 1000);
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_after_finding_mate() {
+    let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let stop = Arc::new(AtomicBool::new(false));
+    let raised = Arc::new(AtomicBool::new(false));
+    let handle = std::thread::spawn({
+        let stop = Arc::clone(&stop);
+        let raised = Arc::clone(&raised);
+        move || {
+            let mut searcher = Searcher::new(1);
+            let result = searcher.search(&pos, &Limits::infinite(), &stop, &mut |_| {});
+            (result, raised.load(std::sync::atomic::Ordering::SeqCst))
+        }
+    });
+    // Long enough for the search to run out of depth; the assertion does not depend on it.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    raised.store(true, std::sync::atomic::Ordering::SeqCst);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let (result, returned_after_stop) = handle.join().expect("search thread");
+    assert!(
+        returned_after_stop,
+        "an infinite search returned before stop"
+    );
+    assert_eq!(result.score, Score::Mate(1));
+}
