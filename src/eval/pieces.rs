@@ -16,6 +16,7 @@ use crate::geometry::{
     BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS, can_attack,
 };
 use crate::position::Position;
+use crate::score::S;
 use crate::types::{Color, PieceType, Square, on_board};
 
 /// Mobility and king-zone hits of one piece.
@@ -64,96 +65,94 @@ fn walk(
     reach
 }
 
+/// How one kind of piece moves and which weights score its activity.
+struct PieceActivity {
+    kind: PieceType,
+    directions: &'static [i32],
+    slides: bool,
+    mobility_term: Term,
+    mobility: &'static [S],
+    /// Index into `KING_ATTACK_WEIGHT`.
+    attack_index: usize,
+}
+
+const ACTIVITY: [PieceActivity; 4] = [
+    PieceActivity {
+        kind: PieceType::Knight,
+        directions: &KNIGHT_OFFSETS,
+        slides: false,
+        mobility_term: Term::KnightMobility,
+        mobility: &KNIGHT_MOBILITY,
+        attack_index: 0,
+    },
+    PieceActivity {
+        kind: PieceType::Bishop,
+        directions: &BISHOP_DIRECTIONS,
+        slides: true,
+        mobility_term: Term::BishopMobility,
+        mobility: &BISHOP_MOBILITY,
+        attack_index: 1,
+    },
+    PieceActivity {
+        kind: PieceType::Rook,
+        directions: &ROOK_DIRECTIONS,
+        slides: true,
+        mobility_term: Term::RookMobility,
+        mobility: &ROOK_MOBILITY,
+        attack_index: 2,
+    },
+    PieceActivity {
+        kind: PieceType::Queen,
+        directions: &KING_OFFSETS,
+        slides: true,
+        mobility_term: Term::QueenMobility,
+        mobility: &QUEEN_MOBILITY,
+        attack_index: 3,
+    },
+];
+
 pub(crate) fn evaluate<T: Sink>(pos: &Position, info: &Info, color: Color, sink: &mut T) {
     let enemy_king = pos.king_square(color.flip());
     let mut attackers = 0;
 
-    for &sq in pos.squares(color, PieceType::Knight) {
-        let reach = walk(pos, info, color, sq, &KNIGHT_OFFSETS, false, enemy_king);
-        sink.add(
-            color,
-            Term::KnightMobility,
-            reach.mobility,
-            KNIGHT_MOBILITY[reach.mobility],
-            1,
-        );
-        if reach.zone_hits > 0 {
-            attackers += 1;
-            sink.add(
+    for activity in &ACTIVITY {
+        for &sq in pos.squares(color, activity.kind) {
+            let reach = walk(
+                pos,
+                info,
                 color,
-                Term::KingAttackWeight,
-                0,
-                KING_ATTACK_WEIGHT[0],
-                reach.zone_hits,
+                sq,
+                activity.directions,
+                activity.slides,
+                enemy_king,
             );
-        }
-    }
-    for &sq in pos.squares(color, PieceType::Bishop) {
-        let reach = walk(pos, info, color, sq, &BISHOP_DIRECTIONS, true, enemy_king);
-        sink.add(
-            color,
-            Term::BishopMobility,
-            reach.mobility,
-            BISHOP_MOBILITY[reach.mobility],
-            1,
-        );
-        if reach.zone_hits > 0 {
-            attackers += 1;
             sink.add(
                 color,
-                Term::KingAttackWeight,
+                activity.mobility_term,
+                reach.mobility,
+                activity.mobility[reach.mobility],
                 1,
-                KING_ATTACK_WEIGHT[1],
-                reach.zone_hits,
             );
-        }
-    }
-    for &sq in pos.squares(color, PieceType::Rook) {
-        let reach = walk(pos, info, color, sq, &ROOK_DIRECTIONS, true, enemy_king);
-        sink.add(
-            color,
-            Term::RookMobility,
-            reach.mobility,
-            ROOK_MOBILITY[reach.mobility],
-            1,
-        );
-        if reach.zone_hits > 0 {
-            attackers += 1;
-            sink.add(
-                color,
-                Term::KingAttackWeight,
-                2,
-                KING_ATTACK_WEIGHT[2],
-                reach.zone_hits,
-            );
-        }
-        let file = sq & 7;
-        if !info.file_has_pawns(color, file) {
-            if info.file_has_pawns(color.flip(), file) {
-                sink.add(color, Term::RookSemiOpenFile, 0, ROOK_SEMI_OPEN_FILE, 1);
-            } else {
-                sink.add(color, Term::RookOpenFile, 0, ROOK_OPEN_FILE, 1);
+            if reach.zone_hits > 0 {
+                attackers += 1;
+                sink.add(
+                    color,
+                    Term::KingAttackWeight,
+                    activity.attack_index,
+                    KING_ATTACK_WEIGHT[activity.attack_index],
+                    reach.zone_hits,
+                );
             }
-        }
-    }
-    for &sq in pos.squares(color, PieceType::Queen) {
-        let reach = walk(pos, info, color, sq, &KING_OFFSETS, true, enemy_king);
-        sink.add(
-            color,
-            Term::QueenMobility,
-            reach.mobility,
-            QUEEN_MOBILITY[reach.mobility],
-            1,
-        );
-        if reach.zone_hits > 0 {
-            attackers += 1;
-            sink.add(
-                color,
-                Term::KingAttackWeight,
-                3,
-                KING_ATTACK_WEIGHT[3],
-                reach.zone_hits,
-            );
+            if activity.kind == PieceType::Rook {
+                let file = sq & 7;
+                if !info.file_has_pawns(color, file) {
+                    if info.file_has_pawns(color.flip(), file) {
+                        sink.add(color, Term::RookSemiOpenFile, 0, ROOK_SEMI_OPEN_FILE, 1);
+                    } else {
+                        sink.add(color, Term::RookOpenFile, 0, ROOK_OPEN_FILE, 1);
+                    }
+                }
+            }
         }
     }
     let attackers = attackers.min(KING_ATTACKERS.len() - 1);

@@ -222,13 +222,11 @@ impl Position {
 
     // ---- Make / unmake --------------------------------------------------------------------
 
-    /// Plays a legal move (from this position's generator). Pushes one undo record.
-    pub fn make_move(&mut self, mv: Move) {
-        let us = self.side;
-        let from = mv.from();
-        let to = mv.to();
-        let moving = self.board[from as usize];
-        let mut undo = Undo {
+    /// What every ply (a move or a null move) starts with: the undo record of the state as it
+    /// is, the en passant square cleared and the fifty-move clock advanced.
+    #[inline(always)]
+    fn begin_ply(&mut self, mv: Move) -> Undo {
+        let undo = Undo {
             mv,
             captured: Piece::NONE,
             castling: self.castling,
@@ -241,6 +239,16 @@ impl Position {
             self.en_passant = NO_SQUARE;
         }
         self.halfmove_clock += 1;
+        undo
+    }
+
+    /// Plays a legal move (from this position's generator). Pushes one undo record.
+    pub fn make_move(&mut self, mv: Move) {
+        let us = self.side;
+        let from = mv.from();
+        let to = mv.to();
+        let moving = self.board[from as usize];
+        let mut undo = self.begin_ply(mv);
 
         match mv.flag() {
             flag::CASTLE => {
@@ -352,19 +360,8 @@ impl Position {
 
     /// Passes the move (null-move pruning). Must not be called in check.
     pub fn make_null_move(&mut self) {
-        self.history.push(Undo {
-            mv: Move::NULL,
-            captured: Piece::NONE,
-            castling: self.castling,
-            en_passant: self.en_passant,
-            halfmove_clock: self.halfmove_clock,
-            key: self.key,
-        });
-        if self.en_passant != NO_SQUARE {
-            self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
-            self.en_passant = NO_SQUARE;
-        }
-        self.halfmove_clock += 1;
+        let undo = self.begin_ply(Move::NULL);
+        self.history.push(undo);
         self.side = self.side.flip();
         self.key ^= KEYS.black_to_move;
     }
