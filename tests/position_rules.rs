@@ -209,3 +209,13 @@ fn repetition_counts_game_history_and_search_path() {
     position.make_move(find(&position, "e2e4"));
     assert!(!position.is_repetition(1));
 }
+
+#[test]
+fn extreme_move_counters_do_not_overflow() {
+    let mut position = pos("4k3/8/8/8/8/8/8/4K2R b K - 65535 65535");
+    position.make_move(find(&position, "e8d8"));
+    assert_eq!(position.halfmove_clock(), 65535);
+    assert_eq!(position.fullmove_number(), 65535);
+    position.unmake_move();
+    assert_eq!(position.to_fen(), "4k3/8/8/8/8/8/8/4K2R b K - 65535 65535");
+}

@@ -41,9 +41,13 @@ pub struct Undo {
     pub castling: u8,
     pub en_passant: Square,
     pub halfmove_clock: u16,
+    pub fullmove_number: u16,
     /// The key of the position before the move.
     pub key: u64,
 }
+
+// 9 bytes of state and the 8-byte key: 24 bytes a ply, so a deep search path stays small.
+const _: () = assert!(std::mem::size_of::<Undo>() == 24);
 
 #[derive(Clone)]
 pub struct Position {
@@ -232,13 +236,14 @@ impl Position {
             castling: self.castling,
             en_passant: self.en_passant,
             halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
             key: self.key,
         };
         if self.en_passant != NO_SQUARE {
             self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
             self.en_passant = NO_SQUARE;
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         undo
     }
 
@@ -292,7 +297,7 @@ impl Position {
             self.castling = rights;
         }
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side = us.flip();
         self.key ^= KEYS.black_to_move;
@@ -322,9 +327,6 @@ impl Position {
         let mv = undo.mv;
         self.side = self.side.flip();
         let us = self.side;
-        if us == Color::Black {
-            self.fullmove_number -= 1;
-        }
         let from = mv.from();
         let to = mv.to();
 
@@ -355,6 +357,7 @@ impl Position {
         self.castling = undo.castling;
         self.en_passant = undo.en_passant;
         self.halfmove_clock = undo.halfmove_clock;
+        self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
     }
 
@@ -374,6 +377,7 @@ impl Position {
         self.side = self.side.flip();
         self.en_passant = undo.en_passant;
         self.halfmove_clock = undo.halfmove_clock;
+        self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
     }
 
