@@ -82,12 +82,6 @@ pub fn can_attack(kind: PieceType, from: Square, to: Square) -> bool {
     ATTACKERS[index(from, to)] & bit(kind) != 0
 }
 
-/// True when `step` is a diagonal direction.
-#[inline(always)]
-pub const fn is_diagonal(step: i32) -> bool {
-    matches!(step, 15 | 17 | -15 | -17)
-}
-
 /// Chebyshev (king-move) distance between two squares.
 #[inline(always)]
 pub fn distance(a: Square, b: Square) -> i32 {
