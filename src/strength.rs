@@ -10,41 +10,36 @@
 //!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
 //!    off exponentially with the loss (`exp(-loss / temperature)`).
 //!
-//! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 83
+//! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 59
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
 //! the mistakes a weak level makes come from its short search horizon.
 //!
-//! At `MAX_ELO` every knob is off: no node budget, one line, always the best move.
+//! From `FULL_STRENGTH_ELO` up every knob is off: no node budget, one line, always the best
+//! move.
 //!
 //! ```text
 //!   Elo     nodes   lines  max loss (cp)  temperature
-//!    600      300     8        183             91
-//!   1200    3 464     6        114             57
-//!   1600   17 696     5         74             37
-//!   2000   90 405     3         40             20
-//!   2400  461 847     2         14              7
-//!   2800     full     1          0              -
+//!    600      300     8        183             92
+//!   1200    3 464     6         95             48
+//!   1600   17 696     5         48             24
+//!   2000   90 405     3         14              7
+//!   2200  204 336     3          3              2
+//!   2300+    full     1          0              -
 //! ```
-//! First rough calibration: 16 games a point against Stockfish 15.1 with UCI_LimitStrength,
-//! 10+0.1, noob_3moves book, time margin 1 s (`tools/match.py`):
-//!
-//! ```text
-//!   Ox88 UCI_Elo  Stockfish UCI_Elo  score      Elo difference  so Ox88 plays like
-//!       1200            1350          4-12-0     -191 +/- 268        ~1160
-//!       1600            1600          8-8-0        0 +/- 186        ~1600
-//!       2000            2000          3-11-2     -191 +/- 225        ~1810
-//! ```
-//! An earlier mapping (64 nodes at 600 doubling every 140 Elo, loss bound `(2800 - Elo) / 10`)
-//! lost 0-16 at 1200 against 1350 (depth 2-3 searches hanging pieces) and 1-15 at 2000: hence
-//! the larger budgets and the loss bound that falls off faster toward the top.
+//! The calibration against Stockfish, and the mappings tried before this one, are in the
+//! README ("Strength levels").
 
 use crate::moves::Move;
 use crate::search::{Limits, MATE_BOUND, PvLine};
 
 /// The weakest strength offered (UCI_Elo minimum, Skill Level 0).
 pub const MIN_ELO: u32 = 600;
-/// Full strength: no limiting at all (UCI_Elo maximum, Skill Level 20).
+/// The top of the UCI_Elo range (Skill Level 20).
 pub const MAX_ELO: u32 = 2800;
+/// From here up there is no limiting at all. Unrestricted Ox88 measures about this on
+/// Stockfish's UCI_Elo scale at 10+0.1 on the reference machine (README, "Strength levels"),
+/// so every UCI_Elo from here to `MAX_ELO` plays the same, full-strength chess.
+pub const FULL_STRENGTH_ELO: u32 = 2300;
 /// The highest UCI `Skill Level`.
 pub const MAX_SKILL_LEVEL: u32 = 20;
 
@@ -54,18 +49,19 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
     ("normal", 1200),
     ("hard", 1600),
     ("extra", 2000),
-    ("master", MAX_ELO),
+    ("master", FULL_STRENGTH_ELO),
 ];
 
 /// Elo step per doubling of the node budget.
 const ELO_PER_DOUBLING: f64 = 170.0;
 /// Node budget at `MIN_ELO`.
 const NODES_AT_MIN_ELO: f64 = 300.0;
-/// The loss bound at `MIN_ELO`; it shrinks as `(distance to MAX_ELO)^1.5`, so the strong
-/// levels are hardly random at all (a linear bound made 2000 play far below 2000).
+/// The loss bound at `MIN_ELO`; it shrinks as `(distance to FULL_STRENGTH_ELO)^1.5`, so the
+/// strong levels are hardly random at all (a linear bound made 2000 play far below 2000).
 const MAX_LOSS_AT_MIN_ELO: f64 = 183.0;
 
-/// A playing strength, on an Elo-like scale from `MIN_ELO` to `MAX_ELO` (full strength).
+/// A playing strength, on an Elo-like scale from `MIN_ELO` to `MAX_ELO` (full strength from
+/// `FULL_STRENGTH_ELO` up).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Strength {
     elo: u32,
@@ -90,10 +86,14 @@ impl Strength {
         }
     }
 
-    /// UCI `Skill Level` 0..=20, spread evenly over the Elo range (20 is full strength).
+    /// UCI `Skill Level` 0..=20, spread evenly from `MIN_ELO` to `FULL_STRENGTH_ELO` (20 is
+    /// full strength).
     pub fn from_skill_level(level: u32) -> Strength {
         let level = level.min(MAX_SKILL_LEVEL);
-        Strength::from_elo(MIN_ELO + level * (MAX_ELO - MIN_ELO) / MAX_SKILL_LEVEL)
+        if level == MAX_SKILL_LEVEL {
+            return Strength::full();
+        }
+        Strength::from_elo(MIN_ELO + level * (FULL_STRENGTH_ELO - MIN_ELO) / MAX_SKILL_LEVEL)
     }
 
     /// A named level (`easy` .. `master`, any case) or a number of Elo points in range.
@@ -121,9 +121,10 @@ impl Strength {
         self.elo
     }
 
-    /// True at `MAX_ELO`: the search runs unrestricted and its best move is played.
+    /// True from `FULL_STRENGTH_ELO` up: the search runs unrestricted and its best move is
+    /// played.
     pub fn is_full(&self) -> bool {
-        self.elo >= MAX_ELO
+        self.elo >= FULL_STRENGTH_ELO
     }
 
     /// The level's name when it is one of the named levels, else its Elo as text.
@@ -153,7 +154,8 @@ impl Strength {
 
     /// The most a chosen line may score below the best one, in centipawns.
     pub fn max_loss(&self) -> i32 {
-        let distance = f64::from(MAX_ELO - self.elo) / f64::from(MAX_ELO - MIN_ELO);
+        let distance = f64::from(FULL_STRENGTH_ELO.saturating_sub(self.elo))
+            / f64::from(FULL_STRENGTH_ELO - MIN_ELO);
         (MAX_LOSS_AT_MIN_ELO * distance.powf(1.5)).round() as i32
     }
 
@@ -280,7 +282,7 @@ mod tests {
     fn levels_map_to_elo() {
         assert_eq!(Strength::from_skill_level(0).elo(), MIN_ELO);
         assert_eq!(Strength::from_skill_level(20), Strength::full());
-        assert_eq!(Strength::from_skill_level(10).elo(), 1700);
+        assert_eq!(Strength::from_skill_level(10).elo(), 1450);
         assert_eq!(Strength::from_elo(100).elo(), MIN_ELO);
         assert_eq!(
             Strength::from_level_name("Normal"),
@@ -302,11 +304,13 @@ mod tests {
         assert_eq!(full.multipv(), 1);
         assert_eq!(Strength::from_elo(600).node_budget(), Some(300));
         assert_eq!(Strength::from_elo(1200).node_budget(), Some(3464));
-        assert_eq!(Strength::from_elo(1200).max_loss(), 114);
+        assert_eq!(Strength::from_elo(1200).max_loss(), 95);
+        assert!(Strength::from_elo(FULL_STRENGTH_ELO).is_full());
+        assert!(!Strength::from_elo(FULL_STRENGTH_ELO - 1).is_full());
         assert_eq!(Strength::from_elo(MIN_ELO).max_loss(), 183);
         assert_eq!(Strength::from_elo(600).multipv(), 8);
         let mut previous = (0, usize::MAX, i32::MAX);
-        for elo in (600..2800).step_by(100) {
+        for elo in (600..FULL_STRENGTH_ELO).step_by(100) {
             let strength = Strength::from_elo(elo);
             let nodes = strength.node_budget().expect("limited");
             assert!(nodes > previous.0);
@@ -356,7 +360,7 @@ mod tests {
         assert_eq!((seen[2], seen[3]), (0, 0), "a blunder was chosen: {seen:?}");
         assert_eq!(Strength::full().choose(&lines, &mut rng), Some(a));
         assert_eq!(
-            Strength::from_elo(MAX_ELO - 1).choose(&lines, &mut rng),
+            Strength::from_elo(FULL_STRENGTH_ELO - 1).choose(&lines, &mut rng),
             Some(a)
         );
     }

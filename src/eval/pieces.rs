@@ -12,9 +12,7 @@
 use super::params::Term;
 use super::weights::*;
 use super::{Info, Sink};
-use crate::geometry::{
-    BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS, can_attack,
-};
+use crate::geometry::{BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS};
 use crate::position::Position;
 use crate::score::S;
 use crate::types::{Color, PieceType, Square, on_board};
@@ -33,7 +31,7 @@ fn walk(
     from: Square,
     steps: &[i32],
     slider: bool,
-    enemy_king: Square,
+    zone: &[bool; 128],
 ) -> Reach {
     let enemy_pawn_attacks = &info.pawn_attacks[color.flip().index()];
     let mut reach = Reach {
@@ -44,9 +42,7 @@ fn walk(
         let mut target = from as i32 + step;
         while on_board(target) {
             let sq = target as Square;
-            if sq == enemy_king || can_attack(PieceType::King, enemy_king, sq) {
-                reach.zone_hits += 1;
-            }
+            reach.zone_hits += i32::from(zone[sq as usize]);
             let piece = pos.piece_at(sq);
             if piece.is_none() {
                 reach.mobility += usize::from(!enemy_pawn_attacks[sq as usize]);
@@ -112,7 +108,16 @@ const ACTIVITY: [PieceActivity; 4] = [
 ];
 
 pub(crate) fn evaluate<T: Sink>(pos: &Position, info: &Info, color: Color, sink: &mut T) {
+    // The enemy king zone as a lookup table: one load per square walked, no branch.
     let enemy_king = pos.king_square(color.flip());
+    let mut zone = [false; 128];
+    zone[enemy_king as usize] = true;
+    for step in KING_OFFSETS {
+        let sq = enemy_king as i32 + step;
+        if on_board(sq) {
+            zone[sq as usize] = true;
+        }
+    }
     let mut attackers = 0;
 
     for activity in &ACTIVITY {
@@ -124,7 +129,7 @@ pub(crate) fn evaluate<T: Sink>(pos: &Position, info: &Info, color: Color, sink:
                 sq,
                 activity.directions,
                 activity.slides,
-                enemy_king,
+                &zone,
             );
             sink.add(
                 color,
