@@ -7,7 +7,7 @@
 //! just made a double step (a pseudo-legal capture exists). That keeps transpositions that
 //! differ only by a useless en passant square equal, as repetition rules want.
 
-use crate::types::{Piece, Square, to_64};
+use crate::types::{Piece, PieceType, Square, to_64};
 
 pub struct Keys {
     pub pieces: [[u64; 64]; 16],
@@ -70,4 +70,14 @@ pub static KEYS: Keys = build_keys();
 #[inline(always)]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     KEYS.pieces[piece.index()][to_64(sq)]
+}
+
+/// `piece_key` for pawns and kings, 0 for every other piece: the pieces that make up the
+/// pawn-king key.
+#[inline(always)]
+pub fn pawn_king_key(piece: Piece, sq: Square) -> u64 {
+    match piece.kind() {
+        PieceType::Pawn | PieceType::King => piece_key(piece, sq),
+        _ => 0,
+    }
 }

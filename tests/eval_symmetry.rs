@@ -4,7 +4,7 @@
 //! shelter, end-game scaling) meets both colours.
 
 use ox88::eval::params::current;
-use ox88::eval::{breakdown, evaluate, trace::trace};
+use ox88::eval::{PawnTable, breakdown, evaluate, evaluate_cached, trace::trace};
 use ox88::position::Position;
 
 /// The colour-flipped FEN: ranks mirrored, piece colours and side to move swapped.
@@ -97,6 +97,44 @@ fn evaluation_is_symmetric() {
         let mirrored = Position::from_fen(&flip_fen(&fen)).expect("mirror is valid");
         assert_eq!(evaluate(pos), evaluate(&mirrored), "{fen}");
     }
+}
+
+/// The pawn table is exact: along random games made with make/unmake (so the incremental
+/// pawn-king key is what finds the entries), one shared table gives the uncached score at
+/// every ply, whether the entry was a hit, a miss, or overwritten by another position.
+#[test]
+fn pawn_table_matches_uncached_evaluation() {
+    let mut table = PawnTable::new();
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut checked = 0;
+    for fen in suite_fens() {
+        let mut pos = Position::from_fen(&fen).unwrap_or_else(|error| panic!("{fen}: {error}"));
+        for _ in 0..80 {
+            assert_eq!(
+                evaluate_cached(&pos, &mut table),
+                evaluate(&pos),
+                "{}",
+                pos.to_fen()
+            );
+            // Twice: the second call is a hit.
+            assert_eq!(evaluate_cached(&pos, &mut table), evaluate(&pos));
+            checked += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos.make_move(moves[(state % moves.len() as u64) as usize]);
+        }
+        // Back to the start: unmake restores the key, and the table still agrees.
+        while !pos.history().is_empty() {
+            pos.unmake_move();
+        }
+        assert_eq!(evaluate_cached(&pos, &mut table), evaluate(&pos), "{fen}");
+    }
+    assert!(checked > 5000, "only {checked} positions");
 }
 
 #[test]

@@ -20,6 +20,7 @@
 pub mod endgame;
 mod king_safety;
 pub mod params;
+mod pawn_table;
 mod pawns;
 mod pieces;
 pub mod trace;
@@ -31,6 +32,7 @@ use crate::position::Position;
 use crate::score::S;
 use crate::types::{Color, PieceType, Square, on_board};
 use params::Term;
+pub use pawn_table::PawnTable;
 
 /// Game phase from 0 (bare kings and pawns) to `PHASE_MAX` (all pieces on the board).
 pub const PHASE_MAX: i32 = 24;
@@ -54,7 +56,7 @@ pub trait Sink {
 }
 
 /// The search's sink: one running white-minus-black sum.
-struct Total(S);
+pub(crate) struct Total(pub(crate) S);
 
 impl Sink for Total {
     #[inline(always)]
@@ -112,10 +114,16 @@ impl Info {
 #[inline(always)]
 fn terms<T: Sink>(pos: &Position, sink: &mut T) {
     let info = Info::new(pos);
+    let passed_files = pawn_table::compute(pos, &info, sink);
+    piece_terms(pos, &info, passed_files, sink);
+}
+
+/// The terms that depend on more than pawns and kings (`pawn_table::compute` has the rest).
+#[inline(always)]
+fn piece_terms<T: Sink>(pos: &Position, info: &Info, passed_files: [u8; 2], sink: &mut T) {
     for color in [Color::White, Color::Black] {
-        pawns::evaluate(pos, &info, color, sink);
-        pieces::evaluate(pos, &info, color, sink);
-        king_safety::evaluate(pos, color, sink);
+        pawns::passers(pos, info, color, passed_files[color.index()], sink);
+        pieces::evaluate(pos, info, color, sink);
     }
     sink.add(pos.side_to_move(), Term::Tempo, 0, weights::TEMPO, 1);
 }
@@ -135,13 +143,34 @@ fn scale_for(pos: &Position, eg: i32) -> i32 {
 
 /// Centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
+    finish(pos, || {
+        let mut total = Total(pos.psq_score());
+        terms(pos, &mut total);
+        total.0
+    })
+}
+
+/// `evaluate`, with the pawn-king terms looked up in (or added to) `table`; the search's
+/// evaluation. Always equal to `evaluate(pos)`.
+pub fn evaluate_cached(pos: &Position, table: &mut PawnTable) -> i32 {
+    finish(pos, || {
+        let info = Info::new(pos);
+        let pawn_king = table.get(pos, &info);
+        let mut total = Total(pos.psq_score() + pawn_king.score);
+        piece_terms(pos, &info, pawn_king.passed_files, &mut total);
+        total.0
+    })
+}
+
+/// The known end games, else the tapered and scaled sum of the terms; side to move's view.
+#[inline(always)]
+fn finish(pos: &Position, sum: impl FnOnce() -> S) -> i32 {
     let white = match endgame::special(pos) {
         Some(value) => value,
         None => {
-            let mut total = Total(pos.psq_score());
-            terms(pos, &mut total);
-            let scale = scale_for(pos, total.0.eg());
-            taper(total.0.mg(), total.0.eg(), phase(pos), scale)
+            let sum = sum();
+            let scale = scale_for(pos, sum.eg());
+            taper(sum.mg(), sum.eg(), phase(pos), scale)
         }
     };
     match pos.side_to_move() {

@@ -11,8 +11,10 @@
 //!   backward (neighbours all ahead, stop square attacked by an enemy pawn), connected
 //!   (defended by a pawn or beside one), by rank.
 //!
-//! No pawn hash table: this pass is cheap next to mobility, and a hash would need per-thread
-//! state that the evaluation, a pure function of the position, does not have.
+//! The pass is split in two for the pawn table (`pawn_table`): `structure` reads only pawns,
+//! so its sum can be cached by pawn-king key, and it returns the files of the passed pawns;
+//! `passers` scores what else about them depends on the rest of the board (a free path,
+//! king distances, the rule of the square) and runs at every evaluation.
 
 use super::params::Term;
 use super::weights::*;
@@ -21,14 +23,14 @@ use crate::geometry::distance;
 use crate::position::Position;
 use crate::types::{Color, Piece, PieceType, Square, make_square};
 
-pub(crate) fn evaluate<T: Sink>(pos: &Position, info: &Info, color: Color, sink: &mut T) {
+/// Pawn structure of one side: everything here depends on pawns alone. Returns the files of
+/// its passed pawns (bit `f` for file `f`; only the front pawn of a file can be passed).
+pub(crate) fn structure<T: Sink>(pos: &Position, info: &Info, color: Color, sink: &mut T) -> u8 {
     let us = color.index();
     let them = color.flip().index();
     let own_pawn = Piece::new(color, PieceType::Pawn);
     let forward = color.forward();
-    let own_king = pos.king_square(color);
-    let enemy_king = pos.king_square(color.flip());
-    let enemy_has_pieces = pos.has_non_pawn_material(color.flip());
+    let mut passed_files = 0u8;
 
     for &sq in pos.squares(color, PieceType::Pawn) {
         let file = (sq & 7) as usize + 1;
@@ -71,8 +73,33 @@ pub(crate) fn evaluate<T: Sink>(pos: &Position, info: &Info, color: Color, sink:
         }
         let r = rank as usize;
         sink.add(color, Term::PassedPawn, r, PASSED_PAWN[r], 1);
+        passed_files |= 1 << (sq & 7);
+    }
+    passed_files
+}
 
-        let promotion = make_square(sq & 7, if color == Color::White { 7 } else { 0 });
+/// The passed pawns of `color` on `files` (as `structure` returned them): bonuses that depend
+/// on the pieces and kings around them.
+pub(crate) fn passers<T: Sink>(pos: &Position, info: &Info, color: Color, files: u8, sink: &mut T) {
+    let forward = color.forward();
+    let own_king = pos.king_square(color);
+    let enemy_king = pos.king_square(color.flip());
+    let enemy_has_pieces = pos.has_non_pawn_material(color.flip());
+    let mut remaining = files;
+    while remaining != 0 {
+        let file = remaining.trailing_zeros() as Square;
+        remaining &= remaining - 1;
+        let rank = info.frontmost[color.index()][file as usize + 1];
+        let absolute_rank = if color == Color::White {
+            rank
+        } else {
+            7 - rank
+        };
+        let sq = make_square(file, absolute_rank as Square);
+        let stop = (sq as i32 + forward) as Square;
+        let r = rank as usize;
+
+        let promotion = make_square(file, if color == Color::White { 7 } else { 0 });
         let mut path_empty = true;
         let mut walk = stop as i32;
         loop {

@@ -5,9 +5,10 @@
 //! - `board[sq]` and the piece lists agree: `lists[piece][index[sq]] == sq` for every occupied
 //!   square, and `counts[piece]` is the list length. The king of each side is always present.
 //! - `key` is the XOR of the Zobrist keys of everything on the board, side, castling rights and
-//!   en passant file (see `zobrist` for the en passant convention); `psq` is the sum of the
-//!   piece-square values. Both are updated only by `put_piece`, `remove_piece` and `move_piece`
-//!   (and the state changes in `make_move`), so they cannot drift apart from the board.
+//!   en passant file (see `zobrist` for the en passant convention); `pawn_king_key` is the
+//!   same XOR over pawns and kings only; `psq` is the sum of the piece-square values. All three
+//!   are updated only by `put_piece`, `remove_piece` and `move_piece` (and the state changes
+//!   in `make_move`), so they cannot drift apart from the board.
 //! - Castling rights are a 4-bit mask (`WHITE_KING_SIDE` ...) plus, for each right, the square
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
@@ -19,7 +20,7 @@ use crate::moves::{Move, flag};
 use crate::psqt;
 use crate::score::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board};
-use crate::zobrist::{KEYS, piece_key};
+use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
 mod draws;
 mod verify;
@@ -64,6 +65,8 @@ pub struct Position {
     pub(crate) halfmove_clock: u16,
     pub(crate) fullmove_number: u16,
     pub(crate) key: u64,
+    /// Zobrist key of the pawns and kings alone: the key of the evaluation's pawn table.
+    pub(crate) pawn_king_key: u64,
     pub(crate) psq: S,
     pub(crate) chess960: bool,
     pub(crate) history: Vec<Undo>,
@@ -85,6 +88,7 @@ impl Position {
             halfmove_clock: 0,
             fullmove_number: 1,
             key: 0,
+            pawn_king_key: 0,
             psq: S::ZERO,
             chess960: false,
             history: Vec::with_capacity(256),
@@ -110,6 +114,12 @@ impl Position {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The Zobrist key of the pawns and kings only (no side, rights or en passant).
+    #[inline(always)]
+    pub fn pawn_king_key(&self) -> u64 {
+        self.pawn_king_key
     }
 
     #[inline(always)]
@@ -194,6 +204,7 @@ impl Position {
         self.lists[p][self.counts[p] as usize] = sq;
         self.counts[p] += 1;
         self.key ^= piece_key(piece, sq);
+        self.pawn_king_key ^= pawn_king_key(piece, sq);
         self.psq += psqt::value(piece, sq);
     }
 
@@ -208,6 +219,7 @@ impl Position {
         self.lists[p][slot as usize] = last;
         self.index[last as usize] = slot;
         self.key ^= piece_key(piece, sq);
+        self.pawn_king_key ^= pawn_king_key(piece, sq);
         self.psq -= psqt::value(piece, sq);
         piece
     }
@@ -221,6 +233,7 @@ impl Position {
         self.index[to as usize] = slot;
         self.lists[piece.index()][slot as usize] = to;
         self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
+        self.pawn_king_key ^= pawn_king_key(piece, from) ^ pawn_king_key(piece, to);
         self.psq += psqt::value(piece, to) - psqt::value(piece, from);
     }
 
@@ -469,6 +482,7 @@ impl PartialEq for Position {
             && self.halfmove_clock == other.halfmove_clock
             && self.fullmove_number == other.fullmove_number
             && self.key == other.key
+            && self.pawn_king_key == other.pawn_king_key
             && self.psq == other.psq
     }
 }

@@ -31,6 +31,21 @@ impl Position {
         key
     }
 
+    /// Recomputes the pawn-king key from the board.
+    pub fn compute_pawn_king_key(&self) -> u64 {
+        let mut key = 0;
+        for rank in 0..8 {
+            for file in 0..8 {
+                let sq = make_square(file, rank);
+                let piece = self.board[sq as usize];
+                if matches!(piece.kind(), PieceType::Pawn | PieceType::King) {
+                    key ^= piece_key(piece, sq);
+                }
+            }
+        }
+        key
+    }
+
     /// Recomputes the material + piece-square sum from the board.
     pub fn compute_psq(&self) -> S {
         let mut sum = S::ZERO;
@@ -53,6 +68,13 @@ impl Position {
                 "key {:016x} != recomputed {:016x}",
                 self.key,
                 self.compute_key()
+            ));
+        }
+        if self.pawn_king_key != self.compute_pawn_king_key() {
+            return Err(format!(
+                "pawn-king key {:016x} != recomputed {:016x}",
+                self.pawn_king_key,
+                self.compute_pawn_king_key()
             ));
         }
         if self.psq != self.compute_psq() {

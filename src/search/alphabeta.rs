@@ -152,6 +152,7 @@ impl Worker {
                 self.stack[ply].context = None;
                 self.stack[ply + 1].in_check = false;
                 self.pos.make_null_move();
+                shared.tt.prefetch(self.pos.key());
                 let score = -self.search(
                     shared,
                     -beta,
@@ -253,7 +254,7 @@ impl Worker {
 
             let piece = self.pos.piece_at(mv.from());
             let captured = captured_kind(&self.pos, mv);
-            self.make_move(mv, ply);
+            self.make_move(shared, mv, ply);
             moves_searched += 1;
             let gives_check = self.pos.in_check();
             self.stack[ply + 1].in_check = gives_check;

@@ -117,7 +117,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.make_move(mv, ply);
+            self.make_move(shared, mv, ply);
             let score = -self.qsearch(shared, -beta, -alpha, ply + 1);
             self.pos.unmake_move();
             if self.stopped {

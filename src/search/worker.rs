@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::eval::evaluate;
+use crate::eval::{PawnTable, evaluate_cached};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::time::IterationOutcome;
@@ -99,6 +99,8 @@ pub(crate) struct Worker {
     pub(super) pv: Vec<[Move; MAX_PLY + 2]>,
     pub(super) pv_length: [usize; MAX_PLY + 2],
     pub(super) history: History,
+    /// This thread's cache of pawn-king evaluation terms.
+    pub(super) pawn_table: PawnTable,
     pub(super) root_moves: Vec<RootMove>,
     pub(super) root_depth: i32,
     pub(super) best_move_changes: u32,
@@ -117,6 +119,7 @@ impl Worker {
             pv: vec![[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2],
             pv_length: [0; MAX_PLY + 2],
             history: History::new(),
+            pawn_table: PawnTable::new(),
             root_moves: Vec::new(),
             root_depth: 0,
             best_move_changes: 0,
@@ -125,6 +128,7 @@ impl Worker {
 
     pub fn clear(&mut self) {
         self.history.clear();
+        self.pawn_table.clear();
     }
 
     /// Sets up the root: position copy, root move list (restricted by `searchmoves`).
@@ -186,18 +190,20 @@ impl Worker {
 
     /// Static evaluation kept clear of the mate range.
     #[inline(always)]
-    pub(super) fn evaluate(&self) -> i32 {
-        evaluate(&self.pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    pub(super) fn evaluate(&mut self) -> i32 {
+        evaluate_cached(&self.pos, &mut self.pawn_table).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Plays `mv` at `ply`, recording it on the stack for histories and counter moves.
     #[inline(always)]
-    pub(super) fn make_move(&mut self, mv: Move, ply: usize) {
+    pub(super) fn make_move(&mut self, shared: &Shared, mv: Move, ply: usize) {
         let piece: Piece = self.pos.piece_at(mv.from());
         let frame = &mut self.stack[ply];
         frame.mv = mv;
         frame.context = Some(piece_to(piece, mv));
         self.pos.make_move(mv);
+        // The child probes the table first thing; start loading its bucket now.
+        shared.tt.prefetch(self.pos.key());
     }
 
     /// The continuation contexts of a node at `ply`: the moves one and two plies before.
@@ -257,7 +263,7 @@ impl Worker {
             let searched = index - pv_index;
             let quiet = !mv.is_noisy();
             self.seldepth = 0;
-            self.make_move(mv, 0);
+            self.make_move(shared, mv, 0);
             let gives_check = self.pos.in_check();
             self.stack[1].in_check = gives_check;
             let new_depth = depth - 1 + gives_check as i32;
