@@ -26,6 +26,8 @@ pub const SUDDEN_DEATH_HORIZON: u32 = 30;
 pub const MAX_HORIZON: u32 = 50;
 /// The hard deadline is at most this many soft budgets.
 const HARD_TO_SOFT: u32 = 5;
+/// The share of each future increment counted as thinking time for the moves to come.
+const INCREMENT_SHARE: f64 = 0.8;
 
 /// What the search tells the time manager after each completed iteration.
 #[derive(Clone, Debug, Default)]
@@ -257,10 +259,11 @@ fn soft_scale(outcome: &IterationOutcome, stable_iterations: u32) -> f64 {
 /// Every move costs more than its thinking time: the GUI, the pipes and the scheduler add a
 /// latency the engine cannot see. So the clock is spread over the moves to go (`horizon`)
 /// after taking out the Move Overhead once (the margin for this move) and an expected latency
-/// of a third of it for every move of the horizon; the increments still to come are added.
-/// That keeps a reserve of a few hundred milliseconds at fast controls (1 s + 10 ms), where the
-/// clock settles once thinking plus latency equals the increment, so one slow answer from a
-/// loaded machine does not flag.
+/// of a third of it for every move of the horizon; the increments still to come are added at
+/// `INCREMENT_SHARE`. The clock settles where a move's share equals the increment: with the
+/// full increments counted that was a reserve of only about 4 increments (a clock of 62 ms
+/// was seen at 10+0.1), with 80 % it is about 10 (about 1 s at 10+0.1), so one slow answer
+/// from a loaded machine does not flag.
 ///
 /// The soft budget is that share, at most half of `safe` = remaining minus overhead (80% with
 /// one move to go); the hard budget is a few soft budgets, at most 75% of `safe` (90% with one
@@ -278,7 +281,8 @@ fn clock_budget(clock: Clock) -> (Duration, Duration) {
     let last_move = horizon == 1;
     let latency = overhead / 3.0;
     let moves = f64::from(horizon);
-    let pool = (remaining + increment * (moves - 1.0) - overhead - latency * moves).max(0.0);
+    let future_increments = INCREMENT_SHARE * increment * (moves - 1.0);
+    let pool = (remaining + future_increments - overhead - latency * moves).max(0.0);
     let soft_cap = if last_move { 0.8 } else { 0.5 };
     let hard_cap = if last_move { 0.9 } else { 0.75 };
     let soft = (pool / moves).min(safe * soft_cap);
@@ -348,9 +352,12 @@ mod tests {
 
     #[test]
     fn sudden_death_with_increment() {
-        // 1 s + 10 ms: (1000 + 29 x 10 - 30 - 30 x 10) / 30 = 32 ms soft, 5x that hard.
+        // 1 s + 10 ms: (1000 + 0.8 x 29 x 10 - 30 - 30 x 10) / 30 = 30 ms soft, 5x that hard.
         let (soft, hard) = budgets(1_000, 10, None);
-        assert_eq!((soft, hard), (32, 160));
+        assert_eq!((soft, hard), (30, 150));
+        // At 10+0.1 a move's share equals the increment only once the clock is down to 1 s.
+        assert_eq!(budgets(1_010, 100, None).0, 100);
+        assert!(budgets(800, 100, None).0 < 100);
         // Low on the clock the budget shrinks below the increment, so the clock recovers.
         let (soft, _) = budgets(150, 10, None);
         assert!(soft < 5, "soft {soft}");
