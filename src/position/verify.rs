@@ -5,22 +5,23 @@
 use super::Position;
 use crate::psqt;
 use crate::score::S;
-use crate::types::{Color, NO_SQUARE, PieceType, file_of, make_square, on_board};
+use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
 use crate::zobrist::{KEYS, piece_key};
 
 impl Position {
+    /// Every piece on the board with its square, read from the board itself (not the lists).
+    fn occupied_squares(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        (0..8)
+            .flat_map(|rank| (0..8).map(move |file| make_square(file, rank)))
+            .map(|sq| (sq, self.board[sq as usize]))
+            .filter(|(_, piece)| !piece.is_none())
+    }
+
     /// Recomputes the Zobrist key from the board and state.
     pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for rank in 0..8 {
-            for file in 0..8 {
-                let sq = make_square(file, rank);
-                let piece = self.board[sq as usize];
-                if !piece.is_none() {
-                    key ^= piece_key(piece, sq);
-                }
-            }
-        }
+        let mut key = self
+            .occupied_squares()
+            .fold(0, |key, (sq, piece)| key ^ piece_key(piece, sq));
         if self.side == Color::Black {
             key ^= KEYS.black_to_move;
         }
@@ -33,30 +34,16 @@ impl Position {
 
     /// Recomputes the pawn-king key from the board.
     pub fn compute_pawn_king_key(&self) -> u64 {
-        let mut key = 0;
-        for rank in 0..8 {
-            for file in 0..8 {
-                let sq = make_square(file, rank);
-                let piece = self.board[sq as usize];
-                if matches!(piece.kind(), PieceType::Pawn | PieceType::King) {
-                    key ^= piece_key(piece, sq);
-                }
-            }
-        }
-        key
+        self.occupied_squares()
+            .filter(|(_, piece)| matches!(piece.kind(), PieceType::Pawn | PieceType::King))
+            .fold(0, |key, (sq, piece)| key ^ piece_key(piece, sq))
     }
 
     /// Recomputes the material + piece-square sum from the board.
     pub fn compute_psq(&self) -> S {
         let mut sum = S::ZERO;
-        for rank in 0..8 {
-            for file in 0..8 {
-                let sq = make_square(file, rank);
-                let piece = self.board[sq as usize];
-                if !piece.is_none() {
-                    sum += psqt::value(piece, sq);
-                }
-            }
+        for (sq, piece) in self.occupied_squares() {
+            sum += psqt::value(piece, sq);
         }
         sum
     }
