@@ -16,6 +16,9 @@
 //! exactly the function the search uses (it is linear in the weights of `weights.rs`).
 //! A few end games with known outcomes (KBN vs K, mating a bare king) are evaluated by
 //! `endgame::special` instead.
+//!
+//! The search calls `evaluate_cached`: the same function, except that the terms of pawns and
+//! kings alone (pawn structure, shelter) come from a per-thread `PawnTable` when it has them.
 
 pub mod endgame;
 mod king_safety;
