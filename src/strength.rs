@@ -4,7 +4,7 @@
 //! A weaker Ox88 is made of three knobs, all derived from one Elo number:
 //!
 //! 1. a node budget per move, so the search sees less (shallower tactics, like a weaker
-//!    player, rather than random moves): doubling every 170 Elo up to 1600, every 120 above;
+//!    player, rather than random moves), interpolated between calibrated points;
 //! 2. a MultiPV width, so the search scores a few alternatives to the best move;
 //! 3. a bounded random choice among those lines: a line is eligible only when its score is
 //!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
@@ -19,11 +19,11 @@
 //!
 //! ```text
 //!   Elo     nodes   lines  max loss (cp)  temperature
-//!    600      300     8        183             92
+//!    600      655     8        183             92
 //!   1200    3 464     6         95             48
 //!   1600   17 696     5         48             24
-//!   2000  178 369     3         14              7
-//!   2200  566 286     3          3              2
+//!   2000  178 346     3         14              7
+//!   2200  566 184     3          3              2
 //!   2300+    full     1          0              -
 //! ```
 //! The calibration against Stockfish, and the mappings tried before this one, are in the
@@ -52,14 +52,16 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
     ("master", FULL_STRENGTH_ELO),
 ];
 
-/// Elo step per doubling of the node budget.
-const ELO_PER_DOUBLING: f64 = 170.0;
-/// Above `STEEP_FROM_ELO` a doubling of nodes buys less (measured: 2000 played like 1890 on
-/// the 170 curve), so the budget doubles every `ELO_PER_DOUBLING_HIGH` there.
-const STEEP_FROM_ELO: u32 = 1600;
-const ELO_PER_DOUBLING_HIGH: f64 = 120.0;
-/// Node budget at `MIN_ELO`.
-const NODES_AT_MIN_ELO: f64 = 300.0;
+/// The node budget at a few Elo points; between two points it grows geometrically. Fitted
+/// to the calibration games (README, "Strength levels"): a doubling is worth about 250 Elo at
+/// the bottom (tiny searches gain little from more nodes), 170 from 1200 to 1600 and 120 above
+/// (where 2000 played like 1890 on a 170 curve).
+const NODE_BUDGETS: [(u32, f64); 4] = [
+    (MIN_ELO, 655.0),
+    (1200, 3_464.0),
+    (1600, 17_696.0),
+    (FULL_STRENGTH_ELO, 1_008_800.0),
+];
 /// The loss bound at `MIN_ELO`; it shrinks as `(distance to FULL_STRENGTH_ELO)^1.5`, so the
 /// strong levels are hardly random at all (a linear bound made 2000 play far below 2000).
 const MAX_LOSS_AT_MIN_ELO: f64 = 183.0;
@@ -139,16 +141,19 @@ impl Strength {
         }
     }
 
-    /// Nodes allowed per move (`None` at full strength). Doubles every `ELO_PER_DOUBLING` up to
-    /// `STEEP_FROM_ELO`, every `ELO_PER_DOUBLING_HIGH` above.
+    /// Nodes allowed per move (`None` at full strength), interpolated in `NODE_BUDGETS`.
     pub fn node_budget(&self) -> Option<u64> {
         if self.is_full() {
             return None;
         }
-        let low = self.elo.min(STEEP_FROM_ELO) - MIN_ELO;
-        let high = self.elo.saturating_sub(STEEP_FROM_ELO);
-        let doublings = f64::from(low) / ELO_PER_DOUBLING + f64::from(high) / ELO_PER_DOUBLING_HIGH;
-        Some((NODES_AT_MIN_ELO * doublings.exp2()).round() as u64)
+        let elo = f64::from(self.elo);
+        let segment = NODE_BUDGETS
+            .windows(2)
+            .find(|pair| self.elo < pair[1].0)
+            .expect("a limited Elo lies below FULL_STRENGTH_ELO");
+        let ((low_elo, low_nodes), (high_elo, high_nodes)) = (segment[0], segment[1]);
+        let fraction = (elo - f64::from(low_elo)) / f64::from(high_elo - low_elo);
+        Some((low_nodes * (high_nodes / low_nodes).powf(fraction)).round() as u64)
     }
 
     /// How many lines to search so `choose` has alternatives (1 at full strength).
@@ -309,8 +314,15 @@ mod tests {
         let full = Strength::full();
         assert_eq!(full.node_budget(), None);
         assert_eq!(full.multipv(), 1);
-        assert_eq!(Strength::from_elo(600).node_budget(), Some(300));
+        assert_eq!(Strength::from_elo(600).node_budget(), Some(655));
         assert_eq!(Strength::from_elo(1200).node_budget(), Some(3464));
+        assert_eq!(Strength::from_elo(1600).node_budget(), Some(17_696));
+        // Between points the budget grows geometrically: halfway is the geometric mean.
+        assert_eq!(Strength::from_elo(1400).node_budget(), Some(7_829));
+        assert_eq!(
+            Strength::from_elo(FULL_STRENGTH_ELO - 1).node_budget(),
+            Some(1_002_990)
+        );
         assert_eq!(Strength::from_elo(1200).max_loss(), 95);
         assert!(Strength::from_elo(FULL_STRENGTH_ELO).is_full());
         assert!(!Strength::from_elo(FULL_STRENGTH_ELO - 1).is_full());
