@@ -55,7 +55,7 @@ fn pgn_option_saves_the_finished_game() {
         );
     }
     assert!(
-        text.contains("[White \"Ox88 (easy, 800 Elo)\"]\n[Black \"Human\"]"),
+        text.contains("[White \"Ox88 (easy, 1000 Elo)\"]\n[Black \"Human\"]"),
         "{text}"
     );
     assert!(
