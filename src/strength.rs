@@ -56,9 +56,10 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 ];
 
 /// The node budget at a few Elo points; between two points it grows geometrically. Fitted
-/// to the calibration games (README, "Strength levels"): a doubling is worth about 250 Elo at
-/// the bottom (tiny searches gain little from more nodes), 170 from 1200 to 1600 and 120 above
-/// (where 2000 played like 1890 on a 170 curve).
+/// to the calibration games (README, "Strength levels"): a doubling is worth about 170 Elo
+/// from 1200 to 1600 and only 120 above (2000 played like 1890 on a 170 curve). Below 1200
+/// nodes matter little: searches of a few hundred nodes play alike, and every setting under
+/// about 1000 measured near 1000 (the floor the README describes).
 const NODE_BUDGETS: [(u32, f64); 5] = [
     (MIN_ELO, 655.0),
     (1200, 3_464.0),
