@@ -13,10 +13,11 @@
 //!     age (6)  | bound | depth+8  | static eval | score    | move
 //!                 (2)     (u8)       (i16)        (i16)      (u16)
 //! ```
-//! Readers and writers use relaxed loads and stores of whole words, so there is no `unsafe`
-//! and no lock: an entry torn by a concurrent writer decodes to a key that does not match and
-//! is treated as a miss. The empty entry (both words zero) is never a hit: its bound bits are
-//! 0, which decode to no bound at all.
+//! Readers and writers use relaxed loads and stores of whole words, so reading and writing
+//! need no `unsafe` (the one `unsafe` here is `prefetch`, a cache hint) and no lock: an entry
+//! torn by a concurrent writer decodes to a key that does not match and is treated as a miss.
+//! The empty entry (both words zero) is never a hit: its bound bits are 0, which decode to no
+//! bound at all.
 //!
 //! Replacement inside a bucket: the entry with the same key if any, else the one with the
 //! lowest `depth - 8 * age distance`, so deep entries of the current search survive and
