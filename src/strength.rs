@@ -1,7 +1,7 @@
 //! Playing strength below full: one mechanism behind UCI `UCI_LimitStrength`/`UCI_Elo`,
 //! UCI `Skill Level` and the levels of `engine play`.
 //!
-//! A weaker Ox88 is made of three knobs, all derived from one Elo number:
+//! A weaker Ox88 is made of four knobs, all derived from one Elo number:
 //!
 //! 1. a node budget per move, so the search sees less (shallower tactics, like a weaker
 //!    player, rather than random moves), interpolated between calibrated points;
@@ -9,6 +9,11 @@
 //! 3. a bounded random choice among those lines: a line is eligible only when its score is
 //!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
 //!    off exponentially with the loss (`exp(-loss / temperature)`).
+//!
+//! 4. under 1000 Elo, now and then a casual move (`choose_in`): any legal move that does not
+//!    give away the piece it moves or allow mate in one, played without searching. Searches of
+//!    a few hundred nodes all play like about 1000; the levels below differ by how often they
+//!    do not look (20 % of moves at 800, 40 % at 600).
 //!
 //! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 59
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
@@ -30,6 +35,8 @@
 //! README ("Strength levels").
 
 use crate::moves::Move;
+use crate::position::Position;
+use crate::search::see::see_ge;
 use crate::search::{Limits, MATE_BOUND, PvLine};
 
 /// The weakest strength offered (UCI_Elo minimum, Skill Level 0).
@@ -67,6 +74,10 @@ const NODE_BUDGETS: [(u32, f64); 5] = [
     (2000, 178_346.0),
     (FULL_STRENGTH_ELO, 566_184.0),
 ];
+/// Under this Elo a level sometimes plays a casual move instead of a searched one (see
+/// `Strength::choose_in`): searches of a few hundred nodes all play like about 1000, so the
+/// weakest levels differ by how often they do not look.
+const CASUAL_BELOW_ELO: u32 = 1000;
 /// The loss bound at `MIN_ELO`; it shrinks as `(distance to NO_LOSS_ELO)^1.5`, so the
 /// strong levels are hardly random at all (a linear bound made 2000 play far below 2000).
 const MAX_LOSS_AT_MIN_ELO: f64 = 183.0;
@@ -190,6 +201,33 @@ impl Strength {
         limits.multipv = limits.multipv.max(self.multipv());
     }
 
+    /// The chance per move of a casual move: 0 from `CASUAL_BELOW_ELO` up, rising by 0.1 every
+    /// 100 Elo under it (0.2 at 800, 0.4 at 600).
+    pub fn casual_chance(&self) -> f64 {
+        f64::from(CASUAL_BELOW_ELO.saturating_sub(self.elo)) / 1000.0
+    }
+
+    /// `choose`, except that with `casual_chance` the move is a casual one: any legal move
+    /// that does not give away the piece it moves (SEE) and does not allow mate in one, the way
+    /// a beginner plays a move without looking further. A proven mate is still never missed.
+    pub fn choose_in(&self, pos: &Position, lines: &[PvLine], rng: &mut Rng) -> Option<Move> {
+        let mate_found = lines
+            .iter()
+            .any(|line| !line.moves.is_empty() && line.value >= MATE_BOUND);
+        if !mate_found && self.casual_chance() > 0.0 && rng.unit() < self.casual_chance() {
+            let casual: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&mv| see_ge(pos, mv, 0) && !allows_mate_in_one(pos, mv))
+                .collect();
+            if !casual.is_empty() {
+                return Some(casual[rng.below(casual.len() as u64) as usize]);
+            }
+        }
+        self.choose(lines, rng)
+    }
+
     /// Picks the move to play from a search's lines (best first, as `SearchResult::lines`).
     /// `None` when `lines` holds no move (the caller then plays the search's best move).
     pub fn choose(&self, lines: &[PvLine], rng: &mut Rng) -> Option<Move> {
@@ -227,6 +265,18 @@ impl Strength {
         }
         candidates.last().map(|&(mv, _)| mv)
     }
+}
+
+/// True when some reply to `mv` mates at once.
+fn allows_mate_in_one(pos: &Position, mv: Move) -> bool {
+    let mut after = pos.clone();
+    after.make_move(mv);
+    after.legal_moves().iter().any(|&reply| {
+        after.make_move(reply);
+        let mate = after.in_check() && after.has_no_legal_move();
+        after.unmake_move();
+        mate
+    })
 }
 
 /// A small deterministic pseudo-random generator (xorshift64*), seeded by the caller: from
@@ -405,6 +455,39 @@ mod tests {
             assert_ne!(weakest.choose(&losing, &mut rng), Some(c));
         }
         assert_eq!(weakest.choose(&[], &mut rng), None);
+    }
+
+    #[test]
+    fn casual_moves_only_under_1000_and_never_careless() {
+        // Any white rook move off the first rank allows ...Re1#.
+        let pos =
+            Position::from_fen("4r1k1/5ppp/8/8/8/2N5/5PPP/3R2K1 w - - 0 1").expect("valid FEN");
+        let a = pos.legal_moves()[0];
+        let lines = [line(1, 0, a)];
+        let mut rng = Rng::new(7);
+        let easy = Strength::from_elo(1000);
+        assert_eq!(easy.casual_chance(), 0.0);
+        for _ in 0..200 {
+            assert_eq!(easy.choose_in(&pos, &lines, &mut rng), Some(a));
+        }
+        let weakest = Strength::from_elo(MIN_ELO);
+        assert!((weakest.casual_chance() - 0.4).abs() < 1e-9);
+        let mut casual = 0;
+        for _ in 0..2000 {
+            let mv = weakest.choose_in(&pos, &lines, &mut rng).expect("a move");
+            if mv != a {
+                casual += 1;
+                assert!(see_ge(&pos, mv, 0), "{mv:?} gives away the piece it moves");
+                assert!(!allows_mate_in_one(&pos, mv), "{mv:?} allows mate");
+            }
+        }
+        // About 40 % casual moves (one in a few of them happens to be `a` itself).
+        assert!((500..900).contains(&casual), "{casual} casual moves");
+        // A proven mate is never traded for a casual move.
+        let mating = [line(1, crate::search::MATE - 3, a)];
+        for _ in 0..200 {
+            assert_eq!(weakest.choose_in(&pos, &mating, &mut rng), Some(a));
+        }
     }
 
     #[test]

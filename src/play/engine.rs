@@ -69,7 +69,7 @@ impl EnginePlayer {
         let stop = Arc::new(AtomicBool::new(false));
         let result = self.searcher.search(pos, &limits, &stop, &mut |_| {});
         self.strength
-            .choose(&result.lines, &mut self.rng)
+            .choose_in(pos, &result.lines, &mut self.rng)
             .or(result.best)
             .filter(|mv| legal.contains(mv))
             .or(Some(legal[0]))
