@@ -303,7 +303,7 @@ impl SearchThread {
             .or(reply_in_pv)
             .filter(|_| searched == Some(best));
         if !strength.is_full()
-            && let Some(chosen) = strength.choose_in(&position, &result.lines, &mut self.rng)
+            && let Some(chosen) = strength.choose_in(position, &result.lines, &mut self.rng)
             && chosen != best
             && legal.contains(&chosen)
         {
