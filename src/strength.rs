@@ -8,8 +8,7 @@
 //! 2. a MultiPV width, so the search scores a few alternatives to the best move;
 //! 3. a bounded random choice among those lines: a line is eligible only when its score is
 //!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
-//!    off exponentially with the loss (`exp(-loss / temperature)`).
-//!
+//!    off exponentially with the loss (`exp(-loss / temperature)`);
 //! 4. under 1000 Elo, now and then a casual move (`choose_in`): any legal move that does not
 //!    give away the piece it moves or allow mate in one, played without searching. Searches of
 //!    a few hundred nodes all play like about 1000; the levels below differ by how often they
@@ -17,7 +16,7 @@
 //!
 //! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 59
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
-//! the mistakes a weak level makes come from its short search horizon.
+//! from 1000 up the mistakes a weak level makes come from its short search horizon.
 //!
 //! From `FULL_STRENGTH_ELO` up every knob is off: no node budget, one line, always the best
 //! move.
