@@ -103,30 +103,34 @@ impl Worker {
         }
 
         // Step 6. Static evaluation, sharpened by the table score when its bound allows.
+        // The table keeps the raw evaluation; the correction history adjusts it.
         let us = self.pos.side_to_move();
         let raw_eval;
+        let static_eval;
         let eval;
         if in_check {
             raw_eval = NO_EVAL;
+            static_eval = NO_EVAL;
             eval = NO_EVAL;
         } else {
             raw_eval = match hit {
                 Some(hit) if hit.eval.abs() < MATE_BOUND => hit.eval,
                 _ => self.evaluate(),
             };
+            static_eval = self.corrected(raw_eval);
             eval = match hit {
                 Some(hit)
                     if hit.score.abs() < MATE_BOUND
                         && (hit.bound == Bound::Exact
-                            || (hit.bound == Bound::Lower) == (hit.score > raw_eval)) =>
+                            || (hit.bound == Bound::Lower) == (hit.score > static_eval)) =>
                 {
                     hit.score
                 }
-                _ => raw_eval,
+                _ => static_eval,
             };
         }
-        self.stack[ply].static_eval = raw_eval;
-        let improving = !in_check && ply >= 2 && raw_eval > self.stack[ply - 2].static_eval;
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         self.stack[ply + 1].killers = [Move::NULL; 2];
 
         if !pv_node && !in_check && excluded.is_null() {
@@ -333,8 +337,8 @@ impl Worker {
             );
         }
 
-        // Step 16. Store the result (not for a search without the excluded move: it is not
-        // this position's result).
+        // Step 16. A search without the excluded move is not this position's result: neither
+        // stored nor learnt from.
         if !excluded.is_null() {
             return best_score;
         }
@@ -345,6 +349,20 @@ impl Worker {
         } else {
             Bound::Upper
         };
+
+        // Step 17. Teach the correction history how far the static evaluation was off, when
+        // the result is quiet (no capture decided it) and its bound says which way.
+        if !in_check
+            && (best_move.is_null() || !best_move.is_noisy())
+            && best_score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction
+                .update(&self.pos, depth, best_score - raw_eval);
+        }
+
+        // Step 18. Store the result.
         shared
             .tt
             .store(key, ply, best_move, best_score, raw_eval, depth, bound);

@@ -8,9 +8,11 @@
 //!
 //! Module map: `worker` (iterative deepening, aspiration windows, root moves, MultiPV),
 //! `alphabeta` (the PVS negamax with its numbered steps), `qsearch`, `movepick` (staged
-//! ordering), `history` (killers, counter moves, history tables), `see` (static exchange).
+//! ordering), `history` (killers, counter moves, history tables), `correction` (evaluation
+//! correction by pawn structure), `see` (static exchange).
 
 mod alphabeta;
+mod correction;
 mod history;
 mod movepick;
 mod qsearch;

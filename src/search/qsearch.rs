@@ -75,15 +75,16 @@ impl Worker {
                 Some(hit) if hit.eval.abs() < MATE_BOUND => hit.eval,
                 _ => self.evaluate(),
             };
+            let static_eval = self.corrected(raw_eval);
             best_score = match hit {
                 Some(hit)
                     if hit.score.abs() < MATE_BOUND
                         && (hit.bound == Bound::Exact
-                            || (hit.bound == Bound::Lower) == (hit.score > raw_eval)) =>
+                            || (hit.bound == Bound::Lower) == (hit.score > static_eval)) =>
                 {
                     hit.score
                 }
-                _ => raw_eval,
+                _ => static_eval,
             };
             if best_score >= beta {
                 if hit.is_none() {

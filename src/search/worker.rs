@@ -21,6 +21,7 @@ use crate::position::Position;
 use crate::time::IterationOutcome;
 use crate::types::Piece;
 
+use super::correction::CorrectionHistory;
 use super::history::{History, piece_to};
 use super::{
     Bound, Limits, MATE, MATE_BOUND, MAX_PLY, PvLine, Report, Score, SearchResult, Shared,
@@ -99,6 +100,7 @@ pub(crate) struct Worker {
     pub(super) pv: Vec<[Move; MAX_PLY + 2]>,
     pub(super) pv_length: [usize; MAX_PLY + 2],
     pub(super) history: History,
+    pub(super) correction: CorrectionHistory,
     /// This thread's cache of pawn-king evaluation terms.
     pub(super) pawn_table: PawnTable,
     pub(super) root_moves: Vec<RootMove>,
@@ -119,6 +121,7 @@ impl Worker {
             pv: vec![[Move::NULL; MAX_PLY + 2]; MAX_PLY + 2],
             pv_length: [0; MAX_PLY + 2],
             history: History::new(),
+            correction: CorrectionHistory::new(),
             pawn_table: PawnTable::new(),
             root_moves: Vec::new(),
             root_depth: 0,
@@ -128,6 +131,7 @@ impl Worker {
 
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.pawn_table.clear();
     }
 
@@ -192,6 +196,12 @@ impl Worker {
     #[inline(always)]
     pub(super) fn evaluate(&mut self) -> i32 {
         evaluate_cached(&self.pos, &mut self.pawn_table).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A raw static evaluation corrected by the correction history, clear of the mate range.
+    #[inline(always)]
+    pub(super) fn corrected(&self, raw_eval: i32) -> i32 {
+        (raw_eval + self.correction.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Plays `mv` at `ply`, recording it on the stack for histories and counter moves.

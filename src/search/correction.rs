@@ -1,0 +1,110 @@
+//! Correction history: learns, per pawn structure, how far the static evaluation tends to be
+//! from what the search finds, and corrects the evaluation by that much.
+//!
+//! The evaluation has blind spots that depend on the pawns (a blockade it does not see, a
+//! shelter worth more than its terms say). Every node whose search result is trustworthy
+//! relative to its static evaluation (an exact score, or a bound on the side the evaluation
+//! missed) moves the entry of its pawn structure towards the difference, weighted by depth.
+//! The search then prunes on `raw + correction` instead of `raw`.
+//!
+//! The table is indexed by side to move and the pawn-only key (the pawn-king key with the two
+//! kings taken out), so that king walks in an endgame still share their pawn structure's entry.
+//! Entries are kept in 1/`GRAIN` centipawns so that small, repeated updates are not rounded away.
+
+use crate::position::Position;
+use crate::types::{Color, Piece, PieceType};
+use crate::zobrist::pawn_king_key;
+
+const ENTRIES: usize = 16384;
+/// Entry units per centipawn.
+const GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const LIMIT: i32 = 32;
+/// Weights are out of this.
+const WEIGHT_SCALE: i32 = 256;
+
+pub struct CorrectionHistory {
+    table: Vec<i32>,
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory::new()
+    }
+}
+
+/// The pawn-only key: the incremental pawn-king key without the two kings.
+#[inline(always)]
+fn pawn_key(pos: &Position) -> u64 {
+    let white_king = Piece::new(Color::White, PieceType::King);
+    let black_king = Piece::new(Color::Black, PieceType::King);
+    pos.pawn_king_key()
+        ^ pawn_king_key(white_king, pos.king_square(Color::White))
+        ^ pawn_king_key(black_king, pos.king_square(Color::Black))
+}
+
+#[inline(always)]
+fn index(pos: &Position) -> usize {
+    let key = pawn_key(pos) as usize % ENTRIES;
+    pos.side_to_move().index() * ENTRIES + key
+}
+
+impl CorrectionHistory {
+    pub fn new() -> CorrectionHistory {
+        CorrectionHistory {
+            table: vec![0; 2 * ENTRIES],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+
+    /// The correction for `pos`, in centipawns.
+    #[inline(always)]
+    pub fn correction(&self, pos: &Position) -> i32 {
+        self.table[index(pos)] / GRAIN
+    }
+
+    /// Moves the entry of `pos` towards `difference` (search score minus raw static
+    /// evaluation), the more the deeper the search was.
+    pub fn update(&mut self, pos: &Position, depth: i32, difference: i32) {
+        let entry = &mut self.table[index(pos)];
+        let weight = (depth + 1).min(16);
+        let target = difference.clamp(-2 * LIMIT, 2 * LIMIT) * GRAIN;
+        let blended = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
+        *entry = blended.clamp(-LIMIT * GRAIN, LIMIT * GRAIN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrections_follow_the_search_and_stay_bounded() {
+        let pos = Position::startpos();
+        let mut history = CorrectionHistory::new();
+        assert_eq!(history.correction(&pos), 0);
+        for _ in 0..200 {
+            history.update(&pos, 10, 20);
+        }
+        assert!((18..=20).contains(&history.correction(&pos)));
+        for _ in 0..200 {
+            history.update(&pos, 10, -1000);
+        }
+        assert_eq!(history.correction(&pos), -LIMIT);
+        // The other side to move has its own entry.
+        let black = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+            .expect("valid FEN");
+        assert_eq!(history.correction(&black), 0);
+    }
+
+    #[test]
+    fn king_moves_keep_the_pawn_structure_entry() {
+        let a = Position::from_fen("8/5k2/8/3p4/3P4/8/2K5/8 w - - 0 1").expect("valid FEN");
+        let b = Position::from_fen("8/8/4k3/3p4/3P4/8/8/6K1 w - - 0 1").expect("valid FEN");
+        assert_eq!(pawn_key(&a), pawn_key(&b));
+        assert_ne!(a.pawn_king_key(), b.pawn_king_key());
+    }
+}
