@@ -128,14 +128,19 @@ fn drawish_endings_scale_toward_zero() {
     // A minor-piece edge without pawns: KRB vs KR.
     let edge = position("4kr2/8/8/8/8/8/8/2BRK3 w - - 0 1");
     assert_eq!(scale_factor(&edge, Color::White), SCALE_NORMAL / 8);
-    // With pawns the stronger side keeps its winning chances.
+    // With pawns the stronger side keeps winning chances, the more the more pawns it has
+    // and the wider they are spread: one pawn (one flank) 36 + 7 - 4, a full set 64.
     let pawns = position("4kb2/8/8/8/8/8/4P3/3RK3 w - - 0 1");
-    assert_eq!(scale_factor(&pawns, Color::White), SCALE_NORMAL);
+    assert_eq!(scale_factor(&pawns, Color::White), 39);
+    let two_flanks = position("4kb2/8/8/8/8/8/P3P3/3RK3 w - - 0 1");
+    assert_eq!(scale_factor(&two_flanks, Color::White), 50);
+    let full = position("4kb2/pppp1ppp/8/8/8/8/PPPPPPPP/3RK3 w - - 0 1");
+    assert_eq!(scale_factor(&full, Color::White), SCALE_NORMAL);
     // Opposite-coloured bishops halve the end-game score.
     let ocb = position("2b1k3/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
     assert_eq!(scale_factor(&ocb, Color::White), SCALE_NORMAL / 2);
     let same = position("4kb2/8/8/8/8/8/4PP2/2B1K3 w - - 0 1");
-    assert_eq!(scale_factor(&same, Color::White), SCALE_NORMAL);
+    assert_eq!(scale_factor(&same, Color::White), 36 + 2 * 7 - 4);
 }
 
 #[test]

@@ -4,7 +4,9 @@
 //!   "ahead" but the game is drawish: a stronger side without pawns that is at most a minor
 //!   piece up (KR vs KB, KR vs KN, minor vs minor, KRB vs KR: 8/64) or has nothing that can
 //!   mate (a lone minor, two knights against a bare king: 0), and opposite-coloured bishops
-//!   (32/64 with only bishops and pawns, 48/64 with other pieces beside them).
+//!   (32/64 with only bishops and pawns, 48/64 with other pieces beside them); otherwise
+//!   (36 + 7 per pawn of the stronger side)/64, at most 64, less 4 when all the pawns are
+//!   on one flank: few pawns, few winning chances.
 //! - `special` replaces the evaluation in won end games where the terms give the search no
 //!   direction: KBN vs K (drive the king into a corner of the bishop's colour) and a bare
 //!   king against a rook, queen or two bishops (drive it to the edge, bring the kings close).
@@ -68,7 +70,29 @@ pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
             };
         }
     }
-    SCALE_NORMAL
+
+    // Otherwise the fewer pawns the stronger side has, the fewer ways it has to make
+    // progress, and fewer still with every pawn on one flank.
+    let pawns = pos.count(strong, PieceType::Pawn);
+    let one_flank = !pawns_on_both_flanks(pos) as i32;
+    (36 + 7 * pawns).min(SCALE_NORMAL) - 4 * one_flank
+}
+
+/// True when there are pawns (of either colour) on both the queen side (files a–d) and the
+/// king side (files e–h).
+fn pawns_on_both_flanks(pos: &Position) -> bool {
+    let mut queen_side = false;
+    let mut king_side = false;
+    for color in [Color::White, Color::Black] {
+        for &sq in pos.squares(color, PieceType::Pawn) {
+            if sq & 7 < 4 {
+                queen_side = true;
+            } else {
+                king_side = true;
+            }
+        }
+    }
+    queen_side && king_side
 }
 
 /// True when `color` has nothing but its king.
