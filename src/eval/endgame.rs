@@ -90,9 +90,12 @@ fn pawns_on_both_flanks(pos: &Position) -> bool {
             } else {
                 king_side = true;
             }
+            if queen_side && king_side {
+                return true;
+            }
         }
     }
-    queen_side && king_side
+    false
 }
 
 /// True when `color` has nothing but its king.
