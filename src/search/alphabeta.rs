@@ -14,7 +14,7 @@ use crate::types::PieceType;
 use super::history::stat_bonus;
 use super::movepick::{MovePicker, captured_kind};
 use super::see::see_ge;
-use super::worker::{DRAW, INFINITE, NO_EVAL, REDUCTIONS, Worker};
+use super::worker::{DRAW, INFINITE, NO_EVAL, REDUCTIONS, Worker, sharpened};
 use super::{MATE, MATE_BOUND, MAX_PLY, Shared};
 
 /// Quiet moves searched before late-move pruning cuts the rest, by depth (not improving /
@@ -118,16 +118,7 @@ impl Worker {
                 _ => self.evaluate(),
             };
             static_eval = self.corrected(raw_eval);
-            eval = match hit {
-                Some(hit)
-                    if hit.score.abs() < MATE_BOUND
-                        && (hit.bound == Bound::Exact
-                            || (hit.bound == Bound::Lower) == (hit.score > static_eval)) =>
-                {
-                    hit.score
-                }
-                _ => static_eval,
-            };
+            eval = sharpened(hit, static_eval);
         }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;

@@ -12,7 +12,7 @@ use crate::types::PieceType;
 
 use super::movepick::{MovePicker, captured_kind};
 use super::see::{see_ge, see_value};
-use super::worker::{DRAW, Worker};
+use super::worker::{DRAW, Worker, sharpened};
 use super::{MATE, MATE_BOUND, MAX_PLY, Shared};
 
 /// Margin of delta pruning: positional gain a capture may bring beyond the victim's value.
@@ -76,16 +76,7 @@ impl Worker {
                 _ => self.evaluate(),
             };
             let static_eval = self.corrected(raw_eval);
-            best_score = match hit {
-                Some(hit)
-                    if hit.score.abs() < MATE_BOUND
-                        && (hit.bound == Bound::Exact
-                            || (hit.bound == Bound::Lower) == (hit.score > static_eval)) =>
-                {
-                    hit.score
-                }
-                _ => static_eval,
-            };
+            best_score = sharpened(hit, static_eval);
             if best_score >= beta {
                 if hit.is_none() {
                     shared

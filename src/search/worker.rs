@@ -19,6 +19,7 @@ use crate::eval::{PawnTable, evaluate_cached};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::time::IterationOutcome;
+use crate::tt::TtHit;
 use crate::types::Piece;
 
 use super::correction::CorrectionHistory;
@@ -48,6 +49,22 @@ pub(super) static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
     }
     table
 });
+
+/// The static evaluation sharpened by a table score whose bound says the true score lies
+/// beyond it on that side (an exact score always wins); mate scores are left out.
+#[inline(always)]
+pub(super) fn sharpened(hit: Option<TtHit>, static_eval: i32) -> i32 {
+    match hit {
+        Some(hit)
+            if hit.score.abs() < MATE_BOUND
+                && (hit.bound == Bound::Exact
+                    || (hit.bound == Bound::Lower) == (hit.score > static_eval)) =>
+        {
+            hit.score
+        }
+        _ => static_eval,
+    }
+}
 
 /// One ply of the search path.
 #[derive(Copy, Clone)]
