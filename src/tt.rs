@@ -14,8 +14,9 @@
 //!                 (2)     (u8)       (i16)        (i16)      (u16)
 //! ```
 //! Readers and writers use relaxed loads and stores of whole words, so reading and writing
-//! need no `unsafe` (the one `unsafe` here is `prefetch`, a cache hint) and no lock: an entry
-//! torn by a concurrent writer decodes to a key that does not match and is treated as a miss.
+//! need no `unsafe` (the two `unsafe` blocks here are hints to the hardware: `prefetch` and
+//! `advise_huge_pages`) and no lock: an entry torn by a concurrent writer decodes to a key
+//! that does not match and is treated as a miss.
 //! The empty entry (both words zero) is never a hit: its bound bits are 0, which decode to no
 //! bound at all.
 //!
@@ -148,10 +149,14 @@ impl TranspositionTable {
     /// system will give) instead of aborting.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
         let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
+        let mut buckets: Vec<Bucket> = Vec::new();
         buckets
             .try_reserve_exact(count)
             .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+        advise_huge_pages(
+            buckets.as_ptr().cast(),
+            count * std::mem::size_of::<Bucket>(),
+        );
         buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,
@@ -184,8 +189,11 @@ impl TranspositionTable {
     }
 
     /// Asks the CPU to start loading `key`'s bucket into the cache, so that the probe made a
-    /// little later (after the child node's draw checks) does not wait for main memory. On
-    /// targets without a prefetch instruction this does nothing.
+    /// little later does not wait for memory. The search calls it with
+    /// `Position::key_after(mv)` as soon as a move is picked, so the load overlaps the
+    /// pruning decisions, `make_move` and the child's draw checks (bench nps +6 % over
+    /// prefetching after `make_move` only). On targets without a prefetch instruction this
+    /// does nothing.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -294,6 +302,35 @@ impl TranspositionTable {
         (used * 1000).checked_div(seen).unwrap_or(0)
     }
 }
+
+/// Asks Linux to back the table with 2 MB pages (transparent huge pages, which this kernel
+/// setting gives only to memory that asks for them). A probe lands on a random bucket, so
+/// with 4 KB pages nearly every probe also misses the TLB; with 2 MB pages a 16 MB table
+/// needs 8 TLB entries. Must run before the memory is first touched. A refusal (no THP
+/// support, `never` mode) changes nothing but speed. Measured: bench nps +1.8 % (mean of 6
+/// alternating runs each, 1.785 M against 1.754 M nps).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *const u8, len: usize) {
+    // glibc's `madvise(2)`; the standard library links the C library on Linux anyway.
+    unsafe extern "C" {
+        fn madvise(addr: *mut u8, len: usize, advice: i32) -> i32;
+    }
+    const MADV_HUGEPAGE: i32 = 14;
+    const PAGE: usize = 4096;
+    // madvise wants page-aligned bounds: advise the whole pages inside the allocation.
+    let begin = (start as usize).next_multiple_of(PAGE);
+    let end = (start as usize + len) / PAGE * PAGE;
+    if end > begin {
+        // SAFETY: [begin, end) lies inside a live allocation this table owns, and
+        // MADV_HUGEPAGE is only advice about how to back it: it neither frees, moves nor
+        // changes the memory's contents, so no Rust reference can observe it. The result is
+        // ignored on purpose (failure means 4 KB pages, as without the call).
+        unsafe { madvise(begin as *mut u8, end - begin, MADV_HUGEPAGE) };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *const u8, _len: usize) {}
 
 #[inline(always)]
 fn write(entry: &Entry, key: u64, data: u64) {

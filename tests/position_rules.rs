@@ -3,7 +3,7 @@
 //! tricky rules (en passant pins, castling through check, lost castling rights,
 //! underpromotion, draws) come out right.
 
-use ox88::moves::Move;
+use ox88::moves::{Move, flag};
 use ox88::position::Position;
 
 /// Small deterministic generator so playouts are the same on every run.
@@ -62,8 +62,20 @@ fn random_playouts_keep_incremental_state_exact() {
                 }
                 let mv = moves[(rng.next() % moves.len() as u64) as usize];
                 snapshots.push((position.clone(), position.to_fen()));
+                let predicted = position.key_after(mv);
+                let rights = |fen: &str| fen.split(' ').nth(2).map(str::to_string);
+                let rights_before = rights(&position.to_fen());
                 position.make_move(mv);
                 plies += 1;
+                // The prefetch key is exact for ordinary moves and captures.
+                let ordinary = !mv.is_castle()
+                    && !mv.is_promotion()
+                    && !mv.is_en_passant()
+                    && mv.flag() != flag::DOUBLE_PUSH
+                    && rights(&position.to_fen()) == rights_before;
+                if ordinary {
+                    assert_eq!(predicted, position.key(), "key_after {mv:?} from {start}");
+                }
                 position
                     .verify()
                     .unwrap_or_else(|error| panic!("after {mv:?} from {start}: {error}"));

@@ -260,6 +260,27 @@ impl Position {
         undo
     }
 
+    /// The key after `mv`, as far as the moving and captured pieces, the side and the old
+    /// en passant square decide it: exact for ordinary moves and captures, approximate for
+    /// castling, promotions, en passant, new en passant squares and lost castling rights.
+    /// The search uses it to prefetch the child's table bucket before it makes the move.
+    #[inline(always)]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let from = mv.from();
+        let to = mv.to();
+        let moving = self.board[from as usize];
+        let mut key =
+            self.key ^ KEYS.black_to_move ^ piece_key(moving, from) ^ piece_key(moving, to);
+        let captured = self.board[to as usize];
+        if mv.is_capture() && !captured.is_none() {
+            key ^= piece_key(captured, to);
+        }
+        if self.en_passant != NO_SQUARE {
+            key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
+        }
+        key
+    }
+
     /// Plays a legal move (from this position's generator). Pushes one undo record.
     pub fn make_move(&mut self, mv: Move) {
         let us = self.side;

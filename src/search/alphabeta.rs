@@ -188,6 +188,8 @@ impl Worker {
                 continue;
             }
             let quiet = !mv.is_noisy();
+            // Start loading the child's table bucket while the pruning below decides.
+            shared.tt.prefetch(self.pos.key_after(mv));
 
             // Step 11. Shallow-depth pruning, once a move has saved us from being mated.
             if best_score > -MATE_BOUND && has_pieces {

@@ -94,6 +94,7 @@ impl Worker {
         let mut best_move = Move::NULL;
         let original_alpha = alpha;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
+            shared.tt.prefetch(self.pos.key_after(mv));
             if !in_check {
                 if mv.is_promotion() && mv.promotion_piece() != PieceType::Queen {
                     continue;
