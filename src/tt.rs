@@ -307,11 +307,11 @@ impl TranspositionTable {
 /// setting gives only to memory that asks for them). A probe lands on a random bucket, so
 /// with 4 KB pages nearly every probe also misses the TLB; with 2 MB pages a 16 MB table
 /// needs 8 TLB entries. Must run before the memory is first touched. A refusal (no THP
-/// support, `never` mode) changes nothing but speed. Measured: bench nps +1.8 % (mean of 6
-/// alternating runs each, 1.785 M against 1.754 M nps).
+/// support, `never` mode) changes nothing but speed. Measured: bench nps +1.6 % (mean of 10
+/// alternating runs each, 1.753 M against 1.726 M nps).
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *const u8, len: usize) {
-    // glibc's `madvise(2)`; the standard library links the C library on Linux anyway.
+    // The C library's `madvise(2)`; the standard library links it on Linux anyway.
     unsafe extern "C" {
         fn madvise(addr: *mut u8, len: usize, advice: i32) -> i32;
     }
