@@ -45,7 +45,8 @@ pub const MAX_ELO: u32 = 2800;
 /// From here up there is no limiting at all: every UCI_Elo from here to `MAX_ELO` plays the
 /// same, full-strength chess. Unrestricted Ox88 measured about 2180 on Stockfish's UCI_Elo
 /// scale at 10+0.1 when this was set, about 2280 since the retuned evaluation (README,
-/// "Strength levels"); the budgets below it were calibrated before the retune.
+/// "Strength levels"); the budgets below it were calibrated before the retune, and the
+/// named levels still measured within 150 of their numbers after it.
 pub const FULL_STRENGTH_ELO: u32 = 2200;
 /// Where the loss bound reaches 0. Above `FULL_STRENGTH_ELO`, so the top limited levels keep
 /// a few centipawns of choice; the levels measured in the README were played with it.
