@@ -229,7 +229,9 @@ impl Worker {
         frame.mv = mv;
         frame.context = Some(piece_to(piece, mv));
         self.pos.make_move(mv);
-        // The child probes the table first thing; start loading its bucket now.
+        // The child probes the table first thing. The move loops already prefetched from
+        // `key_after` when they picked the move; this exact key covers what that guess
+        // misses (castling, promotions, en passant, lost rights) and the root's moves.
         shared.tt.prefetch(self.pos.key());
     }
 
