@@ -6,12 +6,10 @@
 //! makes it the fingerprint of a version ("bench 1234567") and the nps a speed measure.
 
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::position::Position;
-use crate::search::{Limits, Score, Searcher};
+use crate::search::{Limits, Score, SearchSignals, Searcher};
 
 /// Depth of `engine bench` without `--depth`: about 5–10 s for the whole set in release.
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -90,14 +88,14 @@ pub struct BenchLine {
 pub fn run_positions(depth: i32) -> (u64, Vec<BenchLine>) {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
     searcher.set_threads(1);
-    let stop = Arc::new(AtomicBool::new(false));
+    let signals = SearchSignals::new();
     let mut total = 0;
     let mut lines = Vec::with_capacity(POSITIONS.len());
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid FEN");
         searcher.clear();
         let start = Instant::now();
-        let result = searcher.search(&pos, &Limits::depth(depth), &stop, &mut |_| {});
+        let result = searcher.search(&pos, &Limits::depth(depth), &signals, &mut |_| {});
         total += result.nodes;
         lines.push(BenchLine {
             fen,

@@ -26,13 +26,13 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::fen::START_FEN;
 use crate::position::Position;
-use crate::search::{Limits, MATE_BOUND, Score, Searcher};
+use crate::search::{Limits, MATE_BOUND, Score, SearchSignals, Searcher};
 use crate::types::Color;
 
 const WIN_SCORE: i32 = 1000;
@@ -159,11 +159,8 @@ pub fn play_game(searcher: &mut Searcher, book: &[String], args: &DatagenArgs, i
     let mut random = Random(args.seed.wrapping_mul(0x1000_0000_01B3) ^ index);
     let mut pos = opening(book, args.random_plies, &mut random);
     searcher.clear();
-    let stop = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        nodes: Some(args.nodes),
-        ..Limits::infinite()
-    };
+    let signals = SearchSignals::new();
+    let limits = Limits::nodes(args.nodes);
     let mut candidates = Vec::new();
     let mut win_streak = (0usize, 0i32);
     let mut draw_streak = 0usize;
@@ -187,7 +184,7 @@ pub fn play_game(searcher: &mut Searcher, book: &[String], args: &DatagenArgs, i
         if plies >= MAX_PLIES {
             break;
         }
-        let search = searcher.search(&pos, &limits, &stop, &mut |_| {});
+        let search = searcher.search(&pos, &limits, &signals, &mut |_| {});
         let best = search
             .best
             .expect("a position with legal moves has a best move");

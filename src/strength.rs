@@ -36,7 +36,7 @@
 use crate::moves::Move;
 use crate::position::Position;
 use crate::search::see::see_ge;
-use crate::search::{Limits, MATE_BOUND, PvLine};
+use crate::search::{Limits, MATE_BOUND, PvLine, SearchResult};
 
 /// The weakest strength offered (UCI_Elo minimum, Skill Level 0).
 pub const MIN_ELO: u32 = 600;
@@ -206,6 +206,46 @@ impl Strength {
     /// 100 Elo under it (0.2 at 800, 0.4 at 600).
     pub fn casual_chance(&self) -> f64 {
         f64::from(CASUAL_BELOW_ELO.saturating_sub(self.elo)) / 1000.0
+    }
+
+    /// The move to play after `result`, and the reply to ponder on, both legal in `pos`:
+    /// the search's best move at full strength, this strength's choice among the lines
+    /// otherwise. A search that returned nothing usable (stopped before its first iteration)
+    /// still yields a legal move; `None` only when there is no legal move. The one place the
+    /// UCI loop and `engine play` decide what to play.
+    pub fn pick(
+        &self,
+        pos: &Position,
+        result: &SearchResult,
+        rng: &mut Rng,
+    ) -> Option<(Move, Option<Move>)> {
+        let legal = pos.legal_moves();
+        let searched = result.best.filter(|mv| legal.contains(mv));
+        let mut best = searched.or_else(|| legal.first().copied())?;
+        // The search's ponder move, else the reply in its principal variation.
+        let reply_in_pv = result
+            .lines
+            .first()
+            .filter(|line| line.moves.first() == Some(&best))
+            .and_then(|line| line.moves.get(1).copied());
+        let mut ponder = result
+            .ponder
+            .or(reply_in_pv)
+            .filter(|_| searched == Some(best));
+        if !self.is_full()
+            && let Some(chosen) = self.choose_in(pos, &result.lines, rng)
+            && chosen != best
+            && legal.contains(&chosen)
+        {
+            best = chosen;
+            ponder = None;
+        }
+        let ponder = ponder.filter(|&reply| {
+            let mut after = pos.clone();
+            after.make_move(best);
+            after.is_legal(reply)
+        });
+        Some((best, ponder))
     }
 
     /// `choose`, except that with `casual_chance` the move is a casual one: any legal move
@@ -397,17 +437,17 @@ mod tests {
 
     #[test]
     fn restrict_keeps_the_smaller_budget() {
-        let mut limits = Limits::infinite();
+        let mut limits = Limits::new();
         Strength::from_elo(1200).restrict(&mut limits);
         assert_eq!(limits.nodes, Strength::from_elo(1200).node_budget());
         assert_eq!(limits.multipv, 6);
         let mut limits = Limits {
             nodes: Some(100),
-            ..Limits::infinite()
+            ..Limits::new()
         };
         Strength::from_elo(2000).restrict(&mut limits);
         assert_eq!(limits.nodes, Some(100));
-        let mut limits = Limits::infinite();
+        let mut limits = Limits::new();
         Strength::full().restrict(&mut limits);
         assert_eq!((limits.nodes, limits.multipv), (None, 1));
     }

@@ -10,12 +10,11 @@
 //!   pipes and the operating system need), except for a floor of `MINIMUM_THINK` so that even a
 //!   nearly empty clock still gets a legal move out of a depth-1 search.
 //!
-//! While pondering there are no deadlines at all; the UCI loop calls `PonderSignal::hit` at
-//! `ponderhit`, from which moment the deadlines count. The signal is shared through an `Arc`
-//! and atomics, so the search thread needs no message to notice it.
+//! `TimeLimit` is what `go` says, as plain data; the search builds its `TimeManager` from it
+//! when it starts. While pondering there are no deadlines at all: the manager reads the
+//! moment of `ponderhit` (set by the UCI loop in the search's signals) and counts from then.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// The least time any timed search gets, however empty the clock: a depth-1 search fits.
@@ -35,6 +34,8 @@ pub struct IterationOutcome {
     pub depth: i32,
     /// How many times the best root move changed in this iteration.
     pub best_move_changes: u32,
+    /// Completed iterations in a row, this one included, whose best move did not change.
+    pub stable_iterations: u32,
     /// Score of this iteration minus the previous one (negative: it dropped), centipawns.
     pub score_change: i32,
     pub legal_moves: usize,
@@ -43,131 +44,65 @@ pub struct IterationOutcome {
 /// The clock as `go` gives it, for the side to move, in milliseconds. Negative times happen
 /// (a GUI that lets a clock run below zero) and are treated as zero.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct ClockReading {
     pub remaining_ms: i64,
     pub increment_ms: i64,
     pub moves_to_go: Option<u32>,
     pub overhead_ms: i64,
 }
 
-/// Shared between the UCI loop and a pondering search: `hit` starts the clock.
-///
-/// `hit_at_micros` is `PONDERING` until `ponderhit`, then the microseconds from `start` to it.
-#[derive(Debug)]
-pub struct PonderSignal {
-    start: Instant,
-    hit_at_micros: AtomicU64,
+/// How long one search may think, as `go` says it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TimeLimit {
+    /// No deadline (`go infinite`, `go depth`, `go nodes`, a bare `go`).
+    #[default]
+    None,
+    /// `go movetime`, less the Move Overhead (at most half of it).
+    MoveTime { ms: i64, overhead_ms: i64 },
+    /// `go wtime … btime … [winc binc movestogo]`: deadlines that adapt to the search.
+    Clock(ClockReading),
 }
 
-const PONDERING: u64 = u64::MAX;
-
-impl PonderSignal {
-    pub fn new(start: Instant) -> Arc<PonderSignal> {
-        Arc::new(PonderSignal {
-            start,
-            hit_at_micros: AtomicU64::new(PONDERING),
-        })
-    }
-
-    /// `ponderhit`: our clock runs from now on. A second call keeps the first moment.
-    pub fn hit(&self) {
-        let micros = self.start.elapsed().as_micros().min(PONDERING as u128 - 1) as u64;
-        let _ = self.hit_at_micros.compare_exchange(
-            PONDERING,
-            micros,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        );
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.hit_at_micros.load(Ordering::Acquire) == PONDERING
-    }
-
-    /// When our clock started, as an offset from the `go`; `None` while still pondering.
-    fn clock_start_offset(&self) -> Option<Duration> {
-        match self.hit_at_micros.load(Ordering::Acquire) {
-            PONDERING => None,
-            micros => Some(Duration::from_micros(micros)),
-        }
-    }
-}
-
+/// One search's deadlines, built when the search starts.
 #[derive(Debug)]
-pub struct TimeManager {
+pub struct TimeManager<'a> {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
     /// A clock search adapts its soft deadline to the search; `movetime` does not.
     adaptive: bool,
-    ponder: Option<Arc<PonderSignal>>,
-    /// Iterations in a row whose best move did not change (updated by `soft_limit_reached`).
-    stable_iterations: AtomicU32,
+    /// For a pondering search: when `ponderhit` came (unset until then).
+    ponderhit: Option<&'a OnceLock<Instant>>,
 }
 
-impl Clone for TimeManager {
-    fn clone(&self) -> TimeManager {
-        TimeManager {
-            start: self.start,
-            soft: self.soft,
-            hard: self.hard,
-            adaptive: self.adaptive,
-            ponder: self.ponder.clone(),
-            stable_iterations: AtomicU32::new(self.stable_iterations.load(Ordering::Relaxed)),
-        }
-    }
-}
-
-impl TimeManager {
-    /// No time limit at all (`go infinite`, `go depth`, `go nodes`).
-    pub fn infinite() -> TimeManager {
-        TimeManager::with_deadlines(Instant::now(), None, None, false)
-    }
-
-    /// No time limit, counting `elapsed` from `start` (the moment `go` arrived).
-    pub fn infinite_from(start: Instant) -> TimeManager {
-        TimeManager::with_deadlines(start, None, None, false)
-    }
-
-    /// Exactly this long (`go movetime`).
-    pub fn fixed(duration: Duration) -> TimeManager {
-        TimeManager::with_deadlines(Instant::now(), Some(duration), Some(duration), false)
-    }
-
-    /// `go movetime`, started at `start`, less the Move Overhead (at most half the time).
-    pub fn from_movetime(start: Instant, movetime_ms: i64, overhead_ms: i64) -> TimeManager {
-        let movetime = movetime_ms.max(0);
-        let budget = movetime - overhead_ms.clamp(0, movetime / 2);
-        let duration = Duration::from_millis(budget as u64).max(MINIMUM_THINK);
-        TimeManager::with_deadlines(start, Some(duration), Some(duration), false)
-    }
-
-    /// Deadlines from a clock (`go wtime … btime … [winc binc movestogo]`), started at `start`.
-    pub fn from_clock(start: Instant, clock: Clock) -> TimeManager {
-        let (soft, hard) = clock_budget(clock);
-        TimeManager::with_deadlines(start, Some(soft), Some(hard), true)
-    }
-
-    fn with_deadlines(
+impl<'a> TimeManager<'a> {
+    /// The deadlines for `limit`, counted from `start` (the moment `go` arrived), or from
+    /// `ponderhit` when it is given (a `go ponder` search).
+    pub fn new(
+        limit: TimeLimit,
         start: Instant,
-        soft: Option<Duration>,
-        hard: Option<Duration>,
-        adaptive: bool,
-    ) -> TimeManager {
+        ponderhit: Option<&'a OnceLock<Instant>>,
+    ) -> TimeManager<'a> {
+        let (soft, hard, adaptive) = match limit {
+            TimeLimit::None => (None, None, false),
+            TimeLimit::MoveTime { ms, overhead_ms } => {
+                let movetime = ms.max(0);
+                let budget = movetime - overhead_ms.clamp(0, movetime / 2);
+                let duration = Duration::from_millis(budget as u64).max(MINIMUM_THINK);
+                (Some(duration), Some(duration), false)
+            }
+            TimeLimit::Clock(clock) => {
+                let (soft, hard) = clock_budget(clock);
+                (Some(soft), Some(hard), true)
+            }
+        };
         TimeManager {
             start,
             soft,
             hard,
             adaptive,
-            ponder: None,
-            stable_iterations: AtomicU32::new(0),
+            ponderhit,
         }
-    }
-
-    /// Makes this a pondering search: no deadline until `signal.hit()`.
-    pub fn with_ponder(mut self, signal: Arc<PonderSignal>) -> TimeManager {
-        self.ponder = Some(signal);
-        self
     }
 
     /// The soft budget before any adjustment (`None`: unlimited).
@@ -188,24 +123,10 @@ impl TimeManager {
     /// Time our clock has been running: since the `go`, or since `ponderhit`. `None` while
     /// pondering.
     fn clock_elapsed(&self) -> Option<Duration> {
-        let offset = match &self.ponder {
-            Some(signal) => signal.clock_start_offset()?,
-            None => Duration::ZERO,
-        };
-        Some(self.start.elapsed().saturating_sub(offset))
-    }
-
-    /// True when there is no limit (the search must then wait for `stop`). A pondering search
-    /// with a clock behind it is not infinite: its deadlines start at `ponderhit`.
-    pub fn is_infinite(&self) -> bool {
-        self.hard.is_none()
-    }
-
-    /// True while a `go ponder` search has not yet seen `ponderhit`.
-    pub fn is_pondering(&self) -> bool {
-        self.ponder
-            .as_ref()
-            .is_some_and(|signal| signal.is_pondering())
+        match self.ponderhit {
+            Some(ponderhit) => ponderhit.get().map(Instant::elapsed),
+            None => Some(self.start.elapsed()),
+        }
     }
 
     /// Polled inside the search: stop now, whatever the iteration.
@@ -230,22 +151,16 @@ impl TimeManager {
         if outcome.legal_moves == 1 && outcome.depth >= 1 {
             return true;
         }
-        let stable = if outcome.best_move_changes == 0 {
-            self.stable_iterations.fetch_add(1, Ordering::Relaxed) + 1
-        } else {
-            self.stable_iterations.store(0, Ordering::Relaxed);
-            0
-        };
-        let target = soft.mul_f64(soft_scale(outcome, stable)).min(hard);
+        let target = soft.mul_f64(soft_scale(outcome)).min(hard);
         elapsed >= target
     }
 }
 
 /// How much of the soft budget this iteration deserves, in 0.4..=2.5: more while the best
 /// move changes or the score falls, less while the best move stays put.
-fn soft_scale(outcome: &IterationOutcome, stable_iterations: u32) -> f64 {
+fn soft_scale(outcome: &IterationOutcome) -> f64 {
     let instability = 1.0 + 0.5 * outcome.best_move_changes.min(3) as f64;
-    let stability = 1.0 - 0.1 * stable_iterations.min(5) as f64;
+    let stability = 1.0 - 0.1 * outcome.stable_iterations.min(5) as f64;
     let falling = if outcome.score_change < -15 {
         1.0 + (-outcome.score_change).min(100) as f64 / 100.0
     } else {
@@ -268,7 +183,7 @@ fn soft_scale(outcome: &IterationOutcome, stable_iterations: u32) -> f64 {
 /// The soft budget is that share, at most half of `safe` = remaining minus overhead (80% with
 /// one move to go); the hard budget is a few soft budgets, at most 75% of `safe` (90% with one
 /// move to go). Both are floored at `MINIMUM_THINK`.
-fn clock_budget(clock: Clock) -> (Duration, Duration) {
+fn clock_budget(clock: ClockReading) -> (Duration, Duration) {
     let remaining = clock.remaining_ms.max(0) as f64;
     let increment = clock.increment_ms.max(0) as f64;
     let overhead = clock.overhead_ms.max(0) as f64;
@@ -296,13 +211,13 @@ mod tests {
     use super::*;
 
     fn budgets(remaining: i64, increment: i64, moves_to_go: Option<u32>) -> (u64, u64) {
-        let clock = Clock {
+        let clock = ClockReading {
             remaining_ms: remaining,
             increment_ms: increment,
             moves_to_go,
             overhead_ms: 30,
         };
-        let manager = TimeManager::from_clock(Instant::now(), clock);
+        let manager = TimeManager::new(TimeLimit::Clock(clock), Instant::now(), None);
         let soft = manager.soft_budget().expect("a clock has a soft budget");
         let hard = manager.hard_budget().expect("a clock has a hard budget");
         assert!(soft <= hard, "soft {soft:?} must not exceed hard {hard:?}");
@@ -365,18 +280,39 @@ mod tests {
 
     #[test]
     fn overhead_comes_off_movetime() {
-        let manager = TimeManager::from_movetime(Instant::now(), 1_000, 30);
+        let manager = TimeManager::new(
+            TimeLimit::MoveTime {
+                ms: 1_000,
+                overhead_ms: 30,
+            },
+            Instant::now(),
+            None,
+        );
         assert_eq!(manager.hard_budget(), Some(Duration::from_millis(970)));
-        let short = TimeManager::from_movetime(Instant::now(), 40, 30);
+        let short = TimeManager::new(
+            TimeLimit::MoveTime {
+                ms: 40,
+                overhead_ms: 30,
+            },
+            Instant::now(),
+            None,
+        );
         assert_eq!(short.hard_budget(), Some(Duration::from_millis(20)));
-        let zero = TimeManager::from_movetime(Instant::now(), 0, 30);
+        let zero = TimeManager::new(
+            TimeLimit::MoveTime {
+                ms: 0,
+                overhead_ms: 30,
+            },
+            Instant::now(),
+            None,
+        );
         assert_eq!(zero.hard_budget(), Some(MINIMUM_THINK));
     }
 
     #[test]
     fn infinite_never_stops() {
-        let manager = TimeManager::infinite();
-        assert!(manager.is_infinite());
+        let manager = TimeManager::new(TimeLimit::None, Instant::now(), None);
+        assert_eq!(manager.hard_budget(), None);
         assert!(!manager.hard_limit_reached());
         assert!(!manager.soft_limit_reached(&IterationOutcome {
             depth: 50,
@@ -387,12 +323,12 @@ mod tests {
 
     #[test]
     fn single_legal_move_stops_after_one_iteration() {
-        let clock = Clock {
+        let clock = ClockReading {
             remaining_ms: 60_000,
             overhead_ms: 30,
             ..Default::default()
         };
-        let manager = TimeManager::from_clock(Instant::now(), clock);
+        let manager = TimeManager::new(TimeLimit::Clock(clock), Instant::now(), None);
         let only_move = IterationOutcome {
             depth: 1,
             legal_moves: 1,
@@ -418,29 +354,38 @@ mod tests {
             score_change: -80,
             ..Default::default()
         };
-        assert!(soft_scale(&calm, 5) < soft_scale(&calm, 0));
-        assert!(soft_scale(&changing, 0) > soft_scale(&calm, 0));
-        assert!(soft_scale(&falling, 0) > soft_scale(&calm, 0));
-        assert!(soft_scale(&calm, 5) >= 0.4);
+        let stable = IterationOutcome {
+            stable_iterations: 5,
+            ..Default::default()
+        };
+        assert!(soft_scale(&stable) < soft_scale(&calm));
+        assert!(soft_scale(&changing) > soft_scale(&calm));
+        assert!(soft_scale(&falling) > soft_scale(&calm));
+        assert!(soft_scale(&stable) >= 0.4);
     }
 
     #[test]
     fn pondering_has_no_deadline_until_ponderhit() {
         let start = Instant::now() - Duration::from_secs(10);
-        let signal = PonderSignal::new(start);
-        let manager = TimeManager::from_movetime(start, 100, 0).with_ponder(signal.clone());
-        assert!(manager.is_pondering());
+        let ponderhit = OnceLock::new();
+        let limit = TimeLimit::MoveTime {
+            ms: 100,
+            overhead_ms: 0,
+        };
+        let manager = TimeManager::new(limit, start, Some(&ponderhit));
         assert!(
             !manager.hard_limit_reached(),
             "10 s of ponder must not count"
         );
-        signal.hit();
-        assert!(!manager.is_pondering());
+        ponderhit.set(Instant::now()).expect("set once");
         assert!(
             !manager.hard_limit_reached(),
             "the clock starts at ponderhit"
         );
-        let plain = TimeManager::from_movetime(start, 100, 0);
+        let plain = TimeManager::new(limit, start, None);
         assert!(plain.hard_limit_reached());
+        let hit_long_ago = OnceLock::new();
+        hit_long_ago.set(start).expect("set once");
+        assert!(TimeManager::new(limit, start, Some(&hit_long_ago)).hard_limit_reached());
     }
 }

@@ -2,12 +2,13 @@
 //! transposition table round trip. Every limit here is a depth or node count, never a time.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use ox88::moves::Move;
 use ox88::position::Position;
 use ox88::search::see::see;
-use ox88::search::{Bound, Limits, MATE, Report, Score, SearchResult, Searcher};
+use ox88::search::{Bound, Limits, MATE, Report, Score, SearchResult, SearchSignals, Searcher};
 use ox88::tt::TranspositionTable;
 
 fn position(fen: &str) -> Position {
@@ -20,8 +21,7 @@ fn uci(pos: &Position, text: &str) -> Move {
 
 fn search(pos: &Position, limits: &Limits) -> SearchResult {
     let mut searcher = Searcher::new(16);
-    let stop = Arc::new(AtomicBool::new(false));
-    searcher.search(pos, limits, &stop, &mut |_| {})
+    searcher.search(pos, limits, &SearchSignals::new(), &mut |_| {})
 }
 
 fn best_uci(pos: &Position, result: &SearchResult) -> String {
@@ -84,7 +84,7 @@ fn mate_limit_stops_at_the_mate() {
     let pos = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
     let limits = Limits {
         mate: Some(3),
-        ..Limits::infinite()
+        ..Limits::new()
     };
     let result = search(&pos, &limits);
     assert_eq!(result.score, Score::Mate(3));
@@ -178,8 +178,8 @@ fn respects_depth_limit() {
     let pos = Position::startpos();
     let mut depths = Vec::new();
     let mut searcher = Searcher::new(16);
-    let stop = Arc::new(AtomicBool::new(false));
-    let result = searcher.search(&pos, &Limits::depth(5), &stop, &mut |report| {
+    let signals = SearchSignals::new();
+    let result = searcher.search(&pos, &Limits::depth(5), &signals, &mut |report| {
         if let Report::Iteration { depth, .. } = report {
             depths.push(*depth);
         }
@@ -192,11 +192,7 @@ fn respects_depth_limit() {
 fn respects_node_limit() {
     let pos = Position::startpos();
     for limit in [1, 100, 5000, 20000] {
-        let limits = Limits {
-            nodes: Some(limit),
-            ..Limits::infinite()
-        };
-        let result = search(&pos, &limits);
+        let result = search(&pos, &Limits::nodes(limit));
         assert!(result.best.is_some(), "no move with {limit} nodes");
         assert!(
             result.nodes <= limit,
@@ -210,8 +206,9 @@ fn respects_node_limit() {
 fn raised_stop_still_gives_a_legal_move() {
     let pos = Position::startpos();
     let mut searcher = Searcher::new(16);
-    let stop = Arc::new(AtomicBool::new(true));
-    let result = searcher.search(&pos, &Limits::infinite(), &stop, &mut |_| {});
+    let signals = SearchSignals::new();
+    signals.stop();
+    let result = searcher.search(&pos, &Limits::infinite(), &signals, &mut |_| {});
     let best = result.best.expect("legal moves exist");
     assert!(pos.legal_moves().contains(&best));
 }
@@ -269,8 +266,8 @@ fn two_threads_find_the_same_mate() {
     let pos = position("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1");
     let mut searcher = Searcher::new(16);
     searcher.set_threads(2);
-    let stop = Arc::new(AtomicBool::new(false));
-    let result = searcher.search(&pos, &Limits::depth(8), &stop, &mut |_| {});
+    let signals = SearchSignals::new();
+    let result = searcher.search(&pos, &Limits::depth(8), &signals, &mut |_| {});
     assert_eq!(result.score, Score::Mate(3));
     assert_eq!(best_uci(&pos, &result), "f6a6");
 }
@@ -315,25 +312,122 @@ fn table_round_trip_with_mate_adjustment() {
 #[test]
 fn infinite_search_waits_for_stop_even_after_finding_mate() {
     let pos = position("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
-    let stop = Arc::new(AtomicBool::new(false));
+    let signals = Arc::new(SearchSignals::new());
     let raised = Arc::new(AtomicBool::new(false));
     let handle = std::thread::spawn({
-        let stop = Arc::clone(&stop);
+        let signals = Arc::clone(&signals);
         let raised = Arc::clone(&raised);
         move || {
             let mut searcher = Searcher::new(1);
-            let result = searcher.search(&pos, &Limits::infinite(), &stop, &mut |_| {});
-            (result, raised.load(std::sync::atomic::Ordering::SeqCst))
+            let result = searcher.search(&pos, &Limits::infinite(), &signals, &mut |_| {});
+            (result, raised.load(Ordering::SeqCst))
         }
     });
     // Long enough for the search to run out of depth; the assertion does not depend on it.
     std::thread::sleep(std::time::Duration::from_millis(100));
-    raised.store(true, std::sync::atomic::Ordering::SeqCst);
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    raised.store(true, Ordering::SeqCst);
+    signals.stop();
     let (result, returned_after_stop) = handle.join().expect("search thread");
     assert!(
         returned_after_stop,
         "an infinite search returned before stop"
     );
     assert_eq!(result.score, Score::Mate(1));
+}
+
+#[test]
+fn a_ponder_search_returns_only_after_ponderhit() {
+    let pos = Position::startpos();
+    let signals = Arc::new(SearchSignals::new());
+    let (done_sender, done) = crossbeam_channel::bounded(1);
+    let handle = std::thread::spawn({
+        let signals = Arc::clone(&signals);
+        move || {
+            let limits = Limits {
+                ponder: true,
+                ..Limits::depth(2)
+            };
+            let mut searcher = Searcher::new(1);
+            let result = searcher.search(&pos, &limits, &signals, &mut |report| {
+                if let Report::Iteration { depth: 2, .. } = report {
+                    let _ = done_sender.send(());
+                }
+            });
+            (result, Instant::now())
+        }
+    });
+    // The search has finished its last depth; it must still hold its result back.
+    done.recv().expect("the search reports depth 2");
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let hit = Instant::now();
+    signals.ponderhit();
+    let (result, returned) = handle.join().expect("search thread");
+    assert!(returned >= hit, "a ponder search returned before ponderhit");
+    assert_eq!(result.depth, 2);
+    assert!(!signals.is_stopped());
+}
+
+#[test]
+fn a_position_without_moves_has_no_best_move() {
+    let mated = position("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    let result = search(&mated, &Limits::depth(3));
+    assert_eq!((result.best, result.score), (None, Score::Mate(0)));
+    let stalemate = position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let result = search(&stalemate, &Limits::depth(3));
+    assert_eq!((result.best, result.score), (None, Score::Centipawns(0)));
+}
+
+#[test]
+fn the_result_carries_what_the_final_info_line_needs() {
+    let pos = Position::startpos();
+    // A 1 MB table: a depth-6 search fills enough of it for `hashfull` to see.
+    let mut searcher = Searcher::new(1);
+    let mut last = None;
+    let result = searcher.search(
+        &pos,
+        &Limits::depth(6),
+        &SearchSignals::new(),
+        &mut |report| {
+            if let Report::Iteration {
+                depth,
+                seldepth,
+                nodes,
+                hashfull,
+                ..
+            } = report
+            {
+                last = Some((*depth, *seldepth, *nodes, *hashfull));
+            }
+        },
+    );
+    let (depth, seldepth, nodes, hashfull) = last.expect("iterations were reported");
+    assert_eq!((result.depth, result.seldepth), (depth, seldepth));
+    assert!(result.seldepth >= 6);
+    assert_eq!(result.nodes, nodes);
+    assert!(
+        result.hashfull > 0 && result.hashfull >= hashfull,
+        "hashfull {} after the search, {hashfull} at its last report",
+        result.hashfull
+    );
+}
+
+#[test]
+fn search_parameters_reach_the_search() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10");
+    let nodes = |params: ox88::search::SearchParams| {
+        let mut searcher = Searcher::new(16);
+        searcher.set_params(params);
+        let result = searcher.search(&pos, &Limits::depth(7), &SearchSignals::new(), &mut |_| {});
+        result.nodes
+    };
+    let default = ox88::search::SearchParams::DEFAULT;
+    let mut changed = default;
+    changed.lmr_divisor = 150;
+    changed.rfp_margin = 40;
+    if cfg!(feature = "spsa") {
+        assert_ne!(nodes(default), nodes(changed));
+    } else {
+        // The normal build searches with the defaults whatever is set.
+        assert_eq!(nodes(default), nodes(changed));
+    }
 }

@@ -2,15 +2,12 @@
 //! strength's choice. The game loop asks it for a move within a time budget, for a hint and
 //! for its view of a draw offer.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::search::{Limits, Score, Searcher};
+use crate::search::{Limits, Score, SearchSignals, Searcher};
 use crate::strength::{Rng, Strength};
-use crate::time::TimeManager;
 
 /// Transposition table size for play: small, a terminal game needs no more.
 const HASH_MB: usize = 16;
@@ -60,19 +57,14 @@ impl EnginePlayer {
             1 => return Some(legal[0]),
             _ => {}
         }
-        let mut limits = Limits {
-            time: TimeManager::fixed(budget),
-            ..Limits::infinite()
-        };
+        let mut limits = Limits::movetime(budget);
         self.strength.restrict(&mut limits);
-        limits.multipv = limits.multipv.min(legal.len());
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = self.searcher.search(pos, &limits, &stop, &mut |_| {});
+        let result = self
+            .searcher
+            .search(pos, &limits, &SearchSignals::new(), &mut |_| {});
         self.strength
-            .choose_in(pos, &result.lines, &mut self.rng)
-            .or(result.best)
-            .filter(|mv| legal.contains(mv))
-            .or(Some(legal[0]))
+            .pick(pos, &result, &mut self.rng)
+            .map(|(mv, _)| mv)
     }
 
     /// Full-strength analysis of the position within `budget` (hints, draw offers).
@@ -83,12 +75,12 @@ impl EnginePlayer {
                 score: Score::Centipawns(0),
             };
         }
-        let limits = Limits {
-            time: TimeManager::fixed(budget),
-            ..Limits::infinite()
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = self.searcher.search(pos, &limits, &stop, &mut |_| {});
+        let result = self.searcher.search(
+            pos,
+            &Limits::movetime(budget),
+            &SearchSignals::new(),
+            &mut |_| {},
+        );
         Assessment {
             best: result.best,
             score: result.score,

@@ -1,30 +1,131 @@
-//! The principal-variation negamax search below the root.
+//! The principal-variation negamax search, the root included.
 //!
 //! PV nodes (open window) are searched exactly; every other node gets a null window and is
 //! where the selectivity lives. Each step is numbered so that a change names the step it
-//! touches. The margins are common first values, not yet tuned here; the singular extension
-//! (step 12a) was measured in self-play: +56 +/- 44 Elo at 60k nodes per move, 100 games.
+//! touches; every margin comes from the parameter table (`params.rs`).
+//!
+//! The root (ply 0) is a branch of this function, not a second copy: it takes its moves from
+//! the driver's root-move list (from the current MultiPV slot on) instead of the picker, and
+//! writes each move's score and line back to that list. It keeps the rules it always had,
+//! each marked "root rule" where it differs: it is not counted as a node and makes no draw,
+//! table, pruning or history decision (the driver owns those results), its static evaluation
+//! is uncorrected, and its late-move reduction is its own milder one. Changing any of them
+//! changes the bench signature and needs games.
 
 use arrayvec::ArrayVec;
 
 use crate::moves::Move;
-use crate::tt::Bound;
+use crate::tt::{Bound, TtHit};
 use crate::types::PieceType;
 
-use super::history::stat_bonus;
+use super::Report;
+use super::Shared;
 use super::movepick::{MovePicker, captured_kind};
+use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use super::see::see_ge;
-use super::worker::{DRAW, INFINITE, NO_EVAL, REDUCTIONS, Worker, sharpened};
-use super::{MATE, MATE_BOUND, MAX_PLY, Shared};
+use super::thread::{QUIET_START, SearchThread, sharpened};
 
 /// Quiet moves searched before late-move pruning cuts the rest, by depth (not improving /
 /// improving).
-fn late_move_count(depth: i32, improving: bool) -> usize {
-    let base = 3 + depth * depth;
-    (if improving { base } else { base / 2 }) as usize
+#[inline(always)]
+fn late_move_count(base: i32, depth: i32, improving: bool) -> usize {
+    let count = base + depth * depth;
+    (if improving { count } else { count / 2 }) as usize
 }
 
-impl Worker {
+/// Whether a table entry's bound decides the node's result inside (alpha, beta).
+#[inline(always)]
+pub(super) fn bound_decides(hit: &TtHit, alpha: i32, beta: i32) -> bool {
+    match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => hit.score >= beta,
+        Bound::Upper => hit.score <= alpha,
+    }
+}
+
+/// What one searched move did to its node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Not better than the best so far.
+    Worse,
+    /// The new best move, inside the window: alpha rose.
+    Raised,
+    /// Beyond beta: the node is cut off.
+    Cutoff,
+}
+
+/// A node's best result so far and the window it narrows, shared by search and quiescence.
+pub(super) struct Best {
+    pub score: i32,
+    pub mv: Move,
+    pub alpha: i32,
+    beta: i32,
+}
+
+impl Best {
+    pub fn new(score: i32, alpha: i32, beta: i32) -> Best {
+        Best {
+            score,
+            mv: Move::NULL,
+            alpha,
+            beta,
+        }
+    }
+
+    /// Takes a searched move's score: remembers a new best, raises alpha, detects a cutoff.
+    #[inline(always)]
+    pub fn offer(&mut self, mv: Move, score: i32) -> Outcome {
+        if score <= self.score {
+            return Outcome::Worse;
+        }
+        self.score = score;
+        if score <= self.alpha {
+            return Outcome::Worse;
+        }
+        self.mv = mv;
+        if score >= self.beta {
+            return Outcome::Cutoff;
+        }
+        self.alpha = score;
+        Outcome::Raised
+    }
+}
+
+impl SearchThread {
+    /// Node entry, shared with quiescence: node count and polling, draws (repetition,
+    /// insufficient material, fifty moves unless this is mate) and the ply cap. `Some(score)`
+    /// ends the node with that score.
+    #[inline(always)]
+    pub(super) fn enter_node(
+        &mut self,
+        shared: &Shared,
+        ply: usize,
+        in_check: bool,
+    ) -> Option<i32> {
+        if self.stopped {
+            return Some(0);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_poll {
+            self.poll(shared);
+            if self.stopped {
+                return Some(0);
+            }
+        }
+        self.pv_length[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.is_repetition(ply) || self.pos.is_insufficient_material() {
+            return Some(DRAW);
+        }
+        if self.pos.is_fifty_move_draw() && !(in_check && self.pos.has_no_legal_move()) {
+            return Some(DRAW);
+        }
+        if ply >= MAX_PLY {
+            return Some(if in_check { DRAW } else { self.evaluate() });
+        }
+        None
+    }
+
     /// Negamax with alpha-beta inside (alpha, beta) to `depth` plies at distance `ply` from
     /// the root. `cut_node`: a null-window node expected to fail high.
     pub(super) fn search(
@@ -36,52 +137,50 @@ impl Worker {
         ply: usize,
         cut_node: bool,
     ) -> i32 {
+        let root = ply == 0;
+        let params = *self.params();
+
         // Step 1. Horizon: quiescence search resolves the captures.
         if depth <= 0 {
             return self.qsearch(shared, alpha, beta, ply);
         }
 
-        // Step 2. Node accounting; poll the stop flag, clock and node limit.
-        if self.stopped {
-            return 0;
-        }
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll(shared);
-            if self.stopped {
-                return 0;
+        // Step 2. Node entry: count and poll, draws and the ply cap (`enter_node`). Root
+        // rule: the root is none of these; it resets its moves' scores instead.
+        let pv_node = beta - alpha > 1;
+        let in_check;
+        if root {
+            self.pv_length[0] = 0;
+            in_check = self.pos.in_check();
+            self.stack[0].in_check = in_check;
+            let from = self.pv_index;
+            for root_move in &mut self.root_moves[from..] {
+                root_move.score = -INFINITE;
+            }
+        } else {
+            in_check = self.stack[ply].in_check;
+            debug_assert_eq!(in_check, self.pos.in_check());
+            if let Some(score) = self.enter_node(shared, ply, in_check) {
+                return score;
             }
         }
-        let pv_node = beta - alpha > 1;
-        self.pv_length[ply] = 0;
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = self.stack[ply].in_check;
-        debug_assert_eq!(in_check, self.pos.in_check());
 
-        // Step 3. Draws (repetition, insufficient material, fifty moves unless this is mate)
-        // and the ply cap.
-        if self.pos.is_repetition(ply) || self.pos.is_insufficient_material() {
-            return DRAW;
-        }
-        if self.pos.halfmove_clock() >= 100 && !(in_check && self.pos.has_no_legal_move()) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY {
-            return if in_check { DRAW } else { self.evaluate() };
+        // Step 3. Mate distance pruning: no line from here beats a mate found closer to the
+        // root.
+        if !root {
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
-        // Step 4. Mate distance pruning: no line from here beats a mate found closer to the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // Step 5. Transposition table probe (before any move generation); cut off at non-PV
-        // nodes when the stored result is deep enough and its bound decides.
+        // Step 4. Transposition table probe (before any move generation); cut off at non-PV
+        // nodes when the stored result is deep enough and its bound decides. Root rule: the
+        // root's results live in the root-move list, not the table.
         let key = self.pos.key();
         let excluded = self.stack[ply].excluded;
-        let hit = if excluded.is_null() {
+        let hit = if excluded.is_null() && !root {
             shared.tt.probe(key, ply)
         } else {
             None
@@ -90,11 +189,7 @@ impl Worker {
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth
-            && match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            }
+            && bound_decides(&hit, alpha, beta)
         {
             if hit.score >= beta && !tt_move.is_null() && !tt_move.is_noisy() {
                 self.update_killers(ply, tt_move);
@@ -102,8 +197,9 @@ impl Worker {
             return hit.score;
         }
 
-        // Step 6. Static evaluation, sharpened by the table score when its bound allows.
-        // The table keeps the raw evaluation; the correction history adjusts it.
+        // Step 5. Static evaluation, sharpened by the table score when its bound allows.
+        // The table keeps the raw evaluation; the correction history adjusts it (root rule:
+        // not at the root).
         let us = self.pos.side_to_move();
         let raw_eval;
         let static_eval;
@@ -117,32 +213,40 @@ impl Worker {
                 Some(hit) if hit.eval.abs() < MATE_BOUND => hit.eval,
                 _ => self.evaluate(),
             };
-            static_eval = self.corrected(raw_eval);
+            static_eval = if root {
+                raw_eval
+            } else {
+                self.corrected(raw_eval)
+            };
             eval = sharpened(hit, static_eval);
         }
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        self.stack[ply + 1].killers = [Move::NULL; 2];
+        if !root {
+            self.stack[ply + 1].killers = [Move::NULL; 2];
+        }
 
         if !pv_node && !in_check && excluded.is_null() {
-            // Step 7. Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 8
+            // Step 6. Reverse futility pruning: far above beta at low depth, assume it holds.
+            if depth <= params.rfp_max_depth
                 && eval.abs() < MATE_BOUND
-                && eval - 80 * (depth - improving as i32) >= beta
+                && eval - params.rfp_margin * (depth - improving as i32) >= beta
             {
                 return eval;
             }
 
-            // Step 8. Null-move pruning: if passing still fails high, a real move will too.
+            // Step 7. Null-move pruning: if passing still fails high, a real move will too.
             // Not in pawn endings (zugzwang) and never twice in a row.
-            if depth >= 3
+            if depth >= params.nmp_min_depth
                 && eval >= beta
                 && beta > -MATE_BOUND
                 && ply >= 1
                 && !self.stack[ply - 1].mv.is_null()
                 && self.pos.has_non_pawn_material(us)
             {
-                let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let reduction = params.nmp_base
+                    + depth / params.nmp_depth_divisor
+                    + ((eval - beta) / params.nmp_eval_divisor).min(params.nmp_eval_cap);
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].context = None;
                 self.stack[ply + 1].in_check = false;
@@ -166,24 +270,43 @@ impl Worker {
             }
         }
 
-        // Step 9. Internal iterative reduction: without a table move this node was never
+        // Step 8. Internal iterative reduction: without a table move this node was never
         // searched; spend less on it now, the next iteration will have a move to try first.
-        if depth >= 4 && tt_move.is_null() && (pv_node || cut_node) && excluded.is_null() {
+        // (Root rule: not at the root.)
+        if !root
+            && depth >= params.iir_min_depth
+            && tt_move.is_null()
+            && (pv_node || cut_node)
+            && excluded.is_null()
+        {
             depth -= 1;
         }
 
-        // Step 10. The move loop, best-first from the staged picker.
+        // Step 9. The move loop: best-first from the staged picker, or at the root the
+        // driver's list from the current MultiPV slot on.
         let contexts = self.contexts(ply);
         let counter = self.history.counter_move(contexts[0]);
         let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, contexts);
-        let mut best_score = -INFINITE;
-        let mut best_move = Move::NULL;
+        let mut root_index = self.pv_index;
+        let mut best = Best::new(-INFINITE, alpha, beta);
         let mut moves_searched = 0usize;
         let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let original_alpha = alpha;
         let has_pieces = self.pos.has_non_pawn_material(us);
-        while let Some(mv) = picker.next(&self.pos, &self.history) {
+        loop {
+            let mv = if root {
+                let Some(root_move) = self.root_moves.get(root_index) else {
+                    break;
+                };
+                root_index += 1;
+                root_move.mv
+            } else {
+                let Some(mv) = picker.next(&self.pos, &self.history) else {
+                    break;
+                };
+                mv
+            };
             if mv == excluded {
                 continue;
             }
@@ -191,30 +314,40 @@ impl Worker {
             // Start loading the child's table bucket while the pruning below decides.
             shared.tt.prefetch(self.pos.key_after(mv));
 
-            // Step 11. Shallow-depth pruning, once a move has saved us from being mated.
-            if best_score > -MATE_BOUND && has_pieces {
+            // Step 10. Shallow-depth pruning, once a move has saved us from being mated.
+            if !root && best.score > -MATE_BOUND && has_pieces {
                 if quiet {
-                    // Step 11a. Late-move pruning: enough quiet moves tried at low depth.
-                    if depth <= 8 && quiets_tried.len() >= late_move_count(depth, improving) {
+                    // Step 10a. Late-move pruning: enough quiet moves tried at low depth.
+                    if depth <= params.lmp_max_depth
+                        && quiets_tried.len() >= late_move_count(params.lmp_base, depth, improving)
+                    {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Step 11b. Futility pruning: no quiet move lifts eval this far.
-                    if !in_check && depth <= 8 && eval + 100 + 100 * depth <= alpha {
+                    // Step 10b. Futility pruning: no quiet move lifts eval this far.
+                    if !in_check
+                        && depth <= params.futility_max_depth
+                        && eval + params.futility_base + params.futility_per_depth * depth
+                            <= best.alpha
+                    {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Step 11c. Quiet moves that hang material at low depth.
-                    if depth <= 6 && !see_ge(&self.pos, mv, -25 * depth * depth) {
+                    // Step 10c. Quiet moves that hang material at low depth.
+                    if depth <= params.see_max_depth
+                        && !see_ge(&self.pos, mv, -params.see_quiet_margin * depth * depth)
+                    {
                         continue;
                     }
-                } else if depth <= 6 && !see_ge(&self.pos, mv, -90 * depth) {
-                    // Step 11d. Captures that lose too much by exchange.
+                } else if depth <= params.see_max_depth
+                    && !see_ge(&self.pos, mv, -params.see_capture_margin * depth)
+                {
+                    // Step 10d. Captures that lose too much by exchange.
                     continue;
                 }
             }
 
-            // Step 12a. Singular extension: when every move but the table move fails well
+            // Step 11a. Singular extension: when every move but the table move fails well
             // below its score, the table move is forced and gets a ply more. When even
             // without it the node fails high (multi-cut), the node is a cutoff.
             // Extensions stop at twice the root depth, so check sequences cannot explode.
@@ -223,12 +356,12 @@ impl Worker {
             if let Some(hit) = hit
                 && may_extend
                 && mv == tt_move
-                && depth >= 8
-                && hit.depth >= depth - 3
+                && depth >= params.singular_min_depth
+                && hit.depth >= depth - params.singular_tt_depth_margin
                 && hit.bound != Bound::Upper
                 && hit.score.abs() < MATE_BOUND
             {
-                let singular_beta = hit.score - 2 * depth;
+                let singular_beta = hit.score - params.singular_beta_margin * depth;
                 self.stack[ply].excluded = mv;
                 let score = self.search(
                     shared,
@@ -249,6 +382,16 @@ impl Worker {
                 }
             }
 
+            if root {
+                if self.id == 0 && shared.time.elapsed() > QUIET_START {
+                    shared.report(&Report::CurrentMove {
+                        depth,
+                        mv,
+                        number: root_index,
+                    });
+                }
+                self.seldepth = 0;
+            }
             let piece = self.pos.piece_at(mv.from());
             let captured = captured_kind(&self.pos, mv);
             self.make_move(shared, mv, ply);
@@ -256,33 +399,72 @@ impl Worker {
             let gives_check = self.pos.in_check();
             self.stack[ply + 1].in_check = gives_check;
 
-            // Step 12b. Check extension.
+            // Step 11b. Check extension.
             let new_depth = depth - 1 + extension.max((gives_check && may_extend) as i32);
 
-            // Step 13. Late-move reductions, then the PVS re-search ladder.
+            // Step 12. Late-move reductions, then the PVS re-search ladder. A late move is
+            // first searched shallower with a null window; one that beats alpha there is
+            // searched again at full depth, and in a PV node once more with the full window.
+            let alpha = best.alpha;
             let mut score = -INFINITE;
-            if depth >= 3 && moves_searched > 1 + pv_node as usize && (quiet || !gives_check) {
-                let mut reduction = REDUCTIONS[depth.min(63) as usize][moves_searched.min(63)];
-                if quiet {
-                    reduction += !improving as i32;
-                    reduction += cut_node as i32;
-                    reduction -= pv_node as i32;
-                    reduction -= picker.is_refutation(mv) as i32;
-                    reduction -= gives_check as i32;
-                    let history = self.history.quiet_score(us, mv, piece, contexts);
-                    reduction -= history / 8192;
+            if !pv_node || moves_searched > 1 {
+                let reduction = if root {
+                    // Root rule: quiet, non-checking moves from the fourth on, one ply less
+                    // than the table says, and nothing else.
+                    (depth >= params.lmr_min_depth
+                        && moves_searched > params.root_lmr_min_moves as usize
+                        && quiet
+                        && !gives_check)
+                        .then(|| (self.reduction(depth, moves_searched - 1) - 1).max(0))
+                } else if depth >= params.lmr_min_depth
+                    && moves_searched > 1 + pv_node as usize
+                    && (quiet || !gives_check)
+                {
+                    let mut reduction = self.reduction(depth, moves_searched);
+                    if quiet {
+                        reduction += !improving as i32;
+                        reduction += cut_node as i32;
+                        reduction -= pv_node as i32;
+                        reduction -= picker.is_refutation(mv) as i32;
+                        reduction -= gives_check as i32;
+                        let history = self.history.quiet_score(us, mv, piece, contexts);
+                        reduction -= history / params.lmr_history_divisor;
+                    } else {
+                        reduction = (reduction - 1).max(0) - pv_node as i32;
+                    }
+                    Some(reduction)
                 } else {
-                    reduction = (reduction - 1).max(0) - pv_node as i32;
+                    None
+                };
+                match reduction {
+                    Some(reduction) => {
+                        let reduced = if root {
+                            new_depth - reduction
+                        } else {
+                            (new_depth - reduction).clamp(1, new_depth.max(1))
+                        };
+                        score = -self.search(shared, -alpha - 1, -alpha, reduced, ply + 1, true);
+                        // Root rule: the root's full-depth re-search expects no cutoff.
+                        let research_cut_node = !cut_node && !root;
+                        if score > alpha && reduced < new_depth {
+                            score = -self.search(
+                                shared,
+                                -alpha - 1,
+                                -alpha,
+                                new_depth,
+                                ply + 1,
+                                research_cut_node,
+                            );
+                        }
+                    }
+                    None => {
+                        score =
+                            -self.search(shared, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    }
                 }
-                let reduced = (new_depth - reduction).clamp(1, new_depth.max(1));
-                score = -self.search(shared, -alpha - 1, -alpha, reduced, ply + 1, true);
-                if score > alpha && reduced < new_depth {
-                    score = -self.search(shared, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-            } else if !pv_node || moves_searched > 1 {
-                score = -self.search(shared, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
             }
-            if pv_node && (moves_searched == 1 || score > alpha) {
+            // Root rule: a null-window result at or above beta is trusted there.
+            if pv_node && (moves_searched == 1 || (score > alpha && (!root || score < beta))) {
                 score = -self.search(shared, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.pos.unmake_move();
@@ -290,18 +472,15 @@ impl Worker {
                 return 0;
             }
 
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
+            if root {
+                self.record_root_move(root_index - 1, moves_searched, score, alpha, beta);
+            }
+            let outcome = best.offer(mv, score);
+            if outcome != Outcome::Worse && pv_node {
+                self.update_pv(ply, mv);
+            }
+            if outcome == Outcome::Cutoff {
+                break;
             }
             if quiet {
                 let _ = quiets_tried.try_push(mv);
@@ -309,16 +488,22 @@ impl Worker {
                 let _ = captures_tried.try_push(mv);
             }
         }
+        let best_score = best.score;
+        let best_move = best.mv;
 
-        // Step 14. No legal move: checkmate or stalemate.
+        // Step 13. No legal move: checkmate or stalemate.
         if moves_searched == 0 {
             if !excluded.is_null() {
-                return alpha;
+                return best.alpha;
             }
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+        // Root rule: the driver learns from the root's result; neither histories nor table do.
+        if root {
+            return best_score;
+        }
 
-        // Step 15. Learn from a cutoff: reward the refutation, punish what was tried before.
+        // Step 14. Learn from a cutoff: reward the refutation, punish what was tried before.
         if best_score >= beta {
             self.reward_cutoff(
                 ply,
@@ -330,7 +515,7 @@ impl Worker {
             );
         }
 
-        // Step 16. A search without the excluded move is not this position's result: neither
+        // Step 15. A search without the excluded move is not this position's result: neither
         // stored nor learnt from.
         if !excluded.is_null() {
             return best_score;
@@ -343,7 +528,7 @@ impl Worker {
             Bound::Upper
         };
 
-        // Step 17. Teach the correction history how far the static evaluation was off, when
+        // Step 16. Teach the correction history how far the static evaluation was off, when
         // the result is quiet (no capture decided it) and its bound says which way.
         if !in_check
             && (best_move.is_null() || !best_move.is_noisy())
@@ -355,14 +540,48 @@ impl Worker {
                 .update(&self.pos, depth, best_score - raw_eval);
         }
 
-        // Step 18. Store the result.
+        // Step 17. Store the result.
         shared
             .tt
             .store(key, ply, best_move, best_score, raw_eval, depth, bound);
         best_score
     }
 
-    fn update_killers(&mut self, ply: usize, mv: Move) {
+    /// Writes a searched root move's result into the root-move list: the first move of the
+    /// slot always, a later one only when it beat alpha (else it keeps `-INFINITE`, see
+    /// `thread.rs`).
+    fn record_root_move(
+        &mut self,
+        index: usize,
+        moves_searched: usize,
+        score: i32,
+        alpha: i32,
+        beta: i32,
+    ) {
+        if moves_searched > 1 && score <= alpha {
+            return;
+        }
+        let child_length = self.pv_length[1];
+        let seldepth = self.seldepth + 1;
+        let root_move = &mut self.root_moves[index];
+        root_move.score = score;
+        root_move.seldepth = seldepth;
+        root_move.bound = if score >= beta {
+            Bound::Lower
+        } else if score <= alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        root_move.pv.clear();
+        root_move.pv.push(root_move.mv);
+        root_move.pv.extend_from_slice(&self.pv[1][..child_length]);
+        if moves_searched > 1 {
+            self.best_move_changes += 1;
+        }
+    }
+
+    pub(super) fn update_killers(&mut self, ply: usize, mv: Move) {
         let killers = &mut self.stack[ply].killers;
         if killers[0] != mv {
             killers[1] = killers[0];
@@ -379,7 +598,7 @@ impl Worker {
         captures_tried: &[Move],
         contexts: [Option<usize>; 2],
     ) {
-        let bonus = stat_bonus(depth);
+        let bonus = self.params().history_bonus(depth);
         let us = self.pos.side_to_move();
         if !best_move.is_noisy() {
             self.update_killers(ply, best_move);

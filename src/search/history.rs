@@ -35,12 +35,6 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// The bonus for a move that caused a cutoff at `depth` (and the malus for those tried before).
-#[inline(always)]
-pub fn stat_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(1600)
-}
-
 pub struct History {
     butterfly: Vec<i16>,
     /// Block `c` (of `CONTINUATION_BLOCK` entries) answers for context `c = piece_to(...)`.

@@ -1,42 +1,49 @@
-//! Search: the interface the UCI loop, `bench` and `play` drive, and the thread pool behind it.
+//! Search: the interface the UCI loop, `bench`, `datagen` and `play` drive, and the thread
+//! pool behind it.
 //!
 //! A `Searcher` owns what survives between searches: the transposition table (shared by all
-//! threads through atomic entries) and one `Worker` per thread (position copy, search stack,
-//! history tables). `search` runs Lazy SMP: the main worker (index 0) deepens, reports and
-//! decides; helper workers search the same root at slightly varied depths in scoped threads,
-//! feeding the shared table, until the main worker raises the internal abort flag.
+//! threads through atomic entries), the parameter table and one `SearchThread` per thread
+//! (position copy, search stack, history tables). `search` runs Lazy SMP: the main thread
+//! (index 0) deepens, reports and decides; helper threads search the same root at slightly
+//! varied depths in scoped threads, feeding the shared table, until the main thread raises the
+//! internal abort flag.
 //!
-//! Module map: `worker` (iterative deepening, aspiration windows, root moves, MultiPV),
-//! `alphabeta` (the PVS negamax with its numbered steps), `qsearch`, `movepick` (staged
-//! ordering), `history` (killers, counter moves, history tables), `correction` (evaluation
-//! correction by pawn structure), `see` (static exchange).
+//! One `go` crosses this module once: the caller hands in plain-data `Limits` and the
+//! `SearchSignals` it will raise (`stop`, `ponderhit`); the search builds its own
+//! `TimeManager` from them, and it alone holds `bestmove` back while the protocol forbids it
+//! (`go infinite` until `stop`, `go ponder` until `ponderhit` or `stop`). The `SearchResult`
+//! carries everything the caller's final report needs.
+//!
+//! Module map: `params` (every margin and the score scale, one table), `thread` (iterative
+//! deepening, aspiration windows, root moves, MultiPV), `alphabeta` (the PVS negamax with its
+//! numbered steps, root included), `qsearch`, `movepick` (staged ordering), `history`
+//! (killers, counter moves, history tables), `correction` (evaluation correction by pawn
+//! structure), `see` (static exchange).
 
 mod alphabeta;
 mod correction;
 mod history;
 mod movepick;
+pub mod params;
 mod qsearch;
 pub mod see;
-mod worker;
+mod thread;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::time::TimeManager;
+use crate::time::{TimeLimit, TimeManager};
 pub use crate::tt::Bound;
 use crate::tt::TranspositionTable;
 
-use worker::Worker;
+pub use params::{MATE, MATE_BOUND, MAX_PLY, SearchParams};
+use thread::SearchThread;
 
-/// Mate scores are `MATE - ply`; anything beyond `MATE_BOUND` is a mate score.
-pub const MATE: i32 = 32000;
-pub const MATE_BOUND: i32 = MATE - 1000;
-pub const MAX_PLY: usize = 128;
-
-/// What to search and for how long. Built by the UCI loop from `go`, by `bench` and `play`.
+/// What to search and for how long: plain data, built by the UCI loop from `go`, by `bench`,
+/// `datagen` and `play`.
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub depth: Option<i32>,
@@ -47,36 +54,104 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// Number of principal variations to report (MultiPV), at least 1.
     pub multipv: usize,
-    pub time: TimeManager,
+    pub time: TimeLimit,
+    /// When the `go` arrived: the clock and `info time` count from here.
+    pub start: Instant,
+    /// `go infinite`: the result waits for `stop`, whatever else ends the search.
+    pub infinite: bool,
+    /// `go ponder`: no deadline counts before `ponderhit`, and the result waits for it (or
+    /// for `stop`).
+    pub ponder: bool,
 }
 
 impl Limits {
-    /// A search bounded only by depth.
-    pub fn depth(depth: i32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::infinite()
-        }
-    }
-
-    /// A search that runs until stopped.
-    pub fn infinite() -> Limits {
+    /// Nothing limits the search but the maximum depth and `stop`; it does not wait.
+    pub fn new() -> Limits {
         Limits {
             depth: None,
             nodes: None,
             mate: None,
             searchmoves: Vec::new(),
             multipv: 1,
-            time: TimeManager::infinite(),
+            time: TimeLimit::None,
+            start: Instant::now(),
+            infinite: false,
+            ponder: false,
         }
     }
 
-    /// True when nothing but `stop` may end the search (`go infinite`, pondering).
-    pub fn waits_for_stop(&self) -> bool {
-        self.time.is_infinite()
-            && self.depth.is_none()
-            && self.nodes.is_none()
-            && self.mate.is_none()
+    /// A search bounded only by depth.
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::new()
+        }
+    }
+
+    /// A search bounded only by a node count (a soft one: checked every few thousand nodes).
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::new()
+        }
+    }
+
+    /// A search of exactly this long (no Move Overhead taken off).
+    pub fn movetime(duration: Duration) -> Limits {
+        Limits {
+            time: TimeLimit::MoveTime {
+                ms: duration.as_millis().min(i64::MAX as u128) as i64,
+                overhead_ms: 0,
+            },
+            ..Limits::new()
+        }
+    }
+
+    /// `go infinite`: runs, and holds its result back, until `stop`.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::new()
+        }
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::new()
+    }
+}
+
+/// What the caller raises during a search: `stop` and `ponderhit`. One per search, shared
+/// (through an `Arc`) by the thread that reads the commands and the search.
+#[derive(Debug, Default)]
+pub struct SearchSignals {
+    stop: AtomicBool,
+    ponderhit: OnceLock<Instant>,
+}
+
+impl SearchSignals {
+    pub fn new() -> SearchSignals {
+        SearchSignals::default()
+    }
+
+    /// `stop` (and `quit`): end the search now; its result follows at once.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// `ponderhit`: our clock runs from now on. A second call keeps the first moment.
+    pub fn ponderhit(&self) {
+        let _ = self.ponderhit.set(Instant::now());
+    }
+
+    /// When `ponderhit` came, if it did.
+    pub fn ponderhit_at(&self) -> Option<Instant> {
+        self.ponderhit.get().copied()
     }
 }
 
@@ -137,22 +212,34 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: Score,
+    /// The last completed depth (0: none completed).
     pub depth: i32,
+    /// The deepest ply reached by the lines of that depth.
+    pub seldepth: i32,
     pub nodes: u64,
+    /// From the `go` to the end of the search (holding the result back not counted).
+    pub time: Duration,
+    /// Table occupancy in per mille at the end of the search.
+    pub hashfull: u32,
     /// The lines of the last completed iteration, best first.
     pub lines: Vec<PvLine>,
 }
 
+/// The reports' destination. Only the main thread calls it.
+type Reporter<'a> = &'a mut (dyn FnMut(&Report) + Send);
+
 /// What every thread of one search sees.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
-    /// Raised by the caller (`stop`, `quit`).
-    pub stop: &'a AtomicBool,
-    /// Raised by the main worker when it is done, to end the helpers.
+    /// `stop` and `ponderhit`, raised by the caller.
+    pub signals: &'a SearchSignals,
+    /// Raised by the main thread when it is done, to end the helpers.
     pub abort: AtomicBool,
     pub limits: &'a Limits,
-    /// Node counts published by each worker every few thousand nodes.
+    pub time: TimeManager<'a>,
+    /// Node counts published by each thread every few thousand nodes.
     pub node_counts: Vec<AtomicU64>,
+    report: Mutex<Reporter<'a>>,
 }
 
 impl Shared<'_> {
@@ -162,19 +249,30 @@ impl Shared<'_> {
             .map(|count| count.load(Ordering::Relaxed))
             .sum()
     }
+
+    /// Hands a report to the caller's callback.
+    pub fn report(&self, report: &Report) {
+        let mut callback = self
+            .report
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        (*callback)(report);
+    }
 }
 
 /// Owns everything that survives between searches: the transposition table, histories, threads.
 pub struct Searcher {
     tt: TranspositionTable,
-    workers: Vec<Worker>,
+    threads: Vec<SearchThread>,
+    params: SearchParams,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb),
-            workers: vec![Worker::new(0)],
+            threads: vec![SearchThread::new(0, &SearchParams::DEFAULT)],
+            params: SearchParams::DEFAULT,
         }
     }
 
@@ -200,22 +298,36 @@ impl Searcher {
     /// Forgets everything learned (`ucinewgame`, `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
-        for worker in &mut self.workers {
-            worker.clear();
+        for thread in &mut self.threads {
+            thread.clear();
         }
     }
 
     /// Number of search threads (at least 1). Helpers start with empty histories.
     pub fn set_threads(&mut self, threads: usize) {
         let threads = threads.max(1);
-        self.workers.truncate(threads);
-        while self.workers.len() < threads {
-            self.workers.push(Worker::new(self.workers.len()));
+        self.threads.truncate(threads);
+        while self.threads.len() < threads {
+            let thread = SearchThread::new(self.threads.len(), &self.params);
+            self.threads.push(thread);
         }
     }
 
     pub fn threads(&self) -> usize {
-        self.workers.len()
+        self.threads.len()
+    }
+
+    /// The parameters the search decides by (the defaults unless an `spsa` build set others).
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Replaces the search parameters (`spsa` builds: the tuner's UCI options).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        for thread in &mut self.threads {
+            thread.set_params(&params);
+        }
     }
 
     /// Transposition table occupancy in per mille (entries written by the latest search).
@@ -223,40 +335,60 @@ impl Searcher {
         self.tt.hashfull()
     }
 
-    /// Searches `pos` within `limits` until done or `stop` is raised. Reports go to `report`.
+    /// Searches `pos` within `limits` until done or `signals` says stop, then holds the result
+    /// back while `go infinite` or an unanswered `go ponder` forbid it. Reports go to
+    /// `report`. With no legal move the result has no best move (after the same wait).
     pub fn search(
         &mut self,
         pos: &Position,
         limits: &Limits,
-        stop: &Arc<AtomicBool>,
-        report: &mut dyn FnMut(&Report),
+        signals: &SearchSignals,
+        report: Reporter<'_>,
     ) -> SearchResult {
         self.tt.new_search();
+        let ponderhit = limits.ponder.then_some(&signals.ponderhit);
         let shared = Shared {
             tt: &self.tt,
-            stop: stop.as_ref(),
+            signals,
             abort: AtomicBool::new(false),
             limits,
-            node_counts: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
+            time: TimeManager::new(limits.time, limits.start, ponderhit),
+            node_counts: (0..self.threads.len()).map(|_| AtomicU64::new(0)).collect(),
+            report: Mutex::new(report),
         };
         let (main, helpers) = self
-            .workers
+            .threads
             .split_first_mut()
-            .expect("a searcher always has a main worker");
-        for worker in std::iter::once(&mut *main).chain(helpers.iter_mut()) {
-            worker.prepare(pos, limits);
+            .expect("a searcher always has a main thread");
+        for thread in std::iter::once(&mut *main).chain(helpers.iter_mut()) {
+            thread.prepare(pos, limits);
         }
-        if helpers.is_empty() {
-            return main.run_main(&shared, report);
-        }
-        std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
-                let shared = &shared;
-                scope.spawn(move || helper.run_helper(shared));
-            }
-            let result = main.run_main(&shared, report);
-            shared.abort.store(true, Ordering::Relaxed);
-            result
-        })
+        let result = if helpers.is_empty() {
+            main.run_main(&shared)
+        } else {
+            std::thread::scope(|scope| {
+                for helper in helpers.iter_mut() {
+                    let shared = &shared;
+                    scope.spawn(move || helper.run_helper(shared));
+                }
+                let result = main.run_main(&shared);
+                shared.abort.store(true, Ordering::Relaxed);
+                result
+            })
+        };
+        wait_for_release(&shared);
+        result
+    }
+}
+
+/// Blocks while the protocol forbids the result: during `go infinite` until `stop`, during
+/// `go ponder` until `ponderhit` or `stop`. The one place a `bestmove` is held back.
+fn wait_for_release(shared: &Shared) {
+    let limits = shared.limits;
+    let signals = shared.signals;
+    while !signals.is_stopped()
+        && (limits.infinite || (limits.ponder && signals.ponderhit_at().is_none()))
+    {
+        std::thread::sleep(Duration::from_millis(1));
     }
 }

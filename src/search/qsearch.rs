@@ -10,15 +10,14 @@ use crate::moves::Move;
 use crate::tt::Bound;
 use crate::types::PieceType;
 
+use super::Shared;
+use super::alphabeta::{Best, Outcome, bound_decides};
 use super::movepick::{MovePicker, captured_kind};
+use super::params::{MATE, MATE_BOUND, NO_EVAL};
 use super::see::{see_ge, see_value};
-use super::worker::{DRAW, Worker, sharpened};
-use super::{MATE, MATE_BOUND, MAX_PLY, Shared};
+use super::thread::{SearchThread, sharpened};
 
-/// Margin of delta pruning: positional gain a capture may bring beyond the victim's value.
-const DELTA_MARGIN: i32 = 150;
-
-impl Worker {
+impl SearchThread {
     pub(super) fn qsearch(
         &mut self,
         shared: &Shared,
@@ -26,27 +25,9 @@ impl Worker {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if self.stopped {
-            return 0;
-        }
-        self.nodes += 1;
-        if self.nodes >= self.next_poll {
-            self.poll(shared);
-            if self.stopped {
-                return 0;
-            }
-        }
-        self.pv_length[ply] = 0;
-        self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
-        if self.pos.is_repetition(ply) || self.pos.is_insufficient_material() {
-            return DRAW;
-        }
-        if self.pos.halfmove_clock() >= 100 && !(in_check && self.pos.has_no_legal_move()) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY {
-            return if in_check { DRAW } else { self.evaluate() };
+        if let Some(score) = self.enter_node(shared, ply, in_check) {
+            return score;
         }
         let pv_node = beta - alpha > 1;
 
@@ -54,11 +35,7 @@ impl Worker {
         let hit = shared.tt.probe(key, ply);
         if let Some(hit) = hit
             && !pv_node
-            && match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            }
+            && bound_decides(&hit, alpha, beta)
         {
             return hit.score;
         }
@@ -66,32 +43,32 @@ impl Worker {
 
         // Stand pat on the static evaluation (not in check: there every evasion counts).
         let raw_eval;
-        let mut best_score;
+        let stand_pat;
         if in_check {
-            raw_eval = super::worker::NO_EVAL;
-            best_score = -MATE + ply as i32;
+            raw_eval = NO_EVAL;
+            stand_pat = -MATE + ply as i32;
         } else {
             raw_eval = match hit {
                 Some(hit) if hit.eval.abs() < MATE_BOUND => hit.eval,
                 _ => self.evaluate(),
             };
             let static_eval = self.corrected(raw_eval);
-            best_score = sharpened(hit, static_eval);
-            if best_score >= beta {
+            stand_pat = sharpened(hit, static_eval);
+            if stand_pat >= beta {
                 if hit.is_none() {
                     shared
                         .tt
-                        .store(key, ply, Move::NULL, best_score, raw_eval, 0, Bound::Lower);
+                        .store(key, ply, Move::NULL, stand_pat, raw_eval, 0, Bound::Lower);
                 }
-                return best_score;
+                return stand_pat;
             }
-            alpha = alpha.max(best_score);
+            alpha = alpha.max(stand_pat);
         }
-        let stand_pat = best_score;
+        let delta_margin = self.params().qsearch_delta_margin;
 
         let contexts = self.contexts(ply);
         let mut picker = MovePicker::quiescence(tt_move, in_check, contexts);
-        let mut best_move = Move::NULL;
+        let mut best = Best::new(stand_pat, alpha, beta);
         let original_alpha = alpha;
         while let Some(mv) = picker.next(&self.pos, &self.history) {
             shared.tt.prefetch(self.pos.key_after(mv));
@@ -101,7 +78,8 @@ impl Worker {
                 }
                 // Delta pruning: even winning the victim for free stays below alpha.
                 if !mv.is_promotion()
-                    && stand_pat + see_value(captured_kind(&self.pos, mv)) + DELTA_MARGIN <= alpha
+                    && stand_pat + see_value(captured_kind(&self.pos, mv)) + delta_margin
+                        <= best.alpha
                 {
                     continue;
                 }
@@ -111,36 +89,30 @@ impl Worker {
                 }
             }
             self.make_move(shared, mv, ply);
-            let score = -self.qsearch(shared, -beta, -alpha, ply + 1);
+            let score = -self.qsearch(shared, -beta, -best.alpha, ply + 1);
             self.pos.unmake_move();
             if self.stopped {
                 return 0;
             }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if pv_node {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
+            let outcome = best.offer(mv, score);
+            if outcome != Outcome::Worse && pv_node {
+                self.update_pv(ply, mv);
+            }
+            if outcome == Outcome::Cutoff {
+                break;
             }
         }
 
-        let bound = if best_score >= beta {
+        let bound = if best.score >= beta {
             Bound::Lower
-        } else if pv_node && best_score > original_alpha {
+        } else if pv_node && best.score > original_alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
         shared
             .tt
-            .store(key, ply, best_move, best_score, raw_eval, 0, bound);
-        best_score
+            .store(key, ply, best.mv, best.score, raw_eval, 0, bound);
+        best.score
     }
 }

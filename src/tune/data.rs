@@ -3,8 +3,6 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use super::sigmoid;
 use crate::eval::evaluate;
@@ -12,7 +10,7 @@ use crate::eval::trace::{Trace, trace};
 use crate::movegen::GenType;
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::search::{Limits, Score, Searcher};
+use crate::search::{Limits, Score, SearchSignals, Searcher};
 use crate::types::Color;
 
 /// A position is quiet when captures change its score by at most this much.
@@ -177,12 +175,8 @@ pub(super) struct Loaded {
 
 /// The score of a `nodes`-node search of `pos`, white's point of view (mates clamped).
 fn search_score(searcher: &mut Searcher, pos: &Position, nodes: u64) -> i32 {
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::infinite()
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let result = searcher.search(pos, &limits, &stop, &mut |_| {});
+    let signals = SearchSignals::new();
+    let result = searcher.search(pos, &Limits::nodes(nodes), &signals, &mut |_| {});
     let value = match result.score {
         Score::Centipawns(value) => value.clamp(-3000, 3000),
         Score::Mate(moves) if moves > 0 => 3000,

@@ -3,34 +3,32 @@
 //! Two threads. The main thread (this module) reads stdin line by line, parses each line into
 //! a `Command` (`command.rs`), keeps the current position and options, and answers `uci`,
 //! `isready`, `stop`, `ponderhit` and `quit` itself, so they are answered at once even in the
-//! middle of a search. The search thread (`worker.rs`) owns the `Searcher` and runs jobs sent
-//! over a channel. Each `go` gets its own stop flag and, for `go ponder`, its own
-//! `PonderSignal`; the main thread keeps the latest pair to raise on `stop` / `ponderhit`.
-//! All output goes through `output.rs`.
+//! middle of a search. The engine thread (`engine_thread.rs`) owns the `Searcher` and runs
+//! jobs sent over a channel. Each `go` gets its own `SearchSignals`; the main thread keeps the
+//! latest to raise on `stop` / `ponderhit`. All output goes through `output.rs`.
 //!
 //! Bad input never changes state half-way and never ends the loop: it is reported in an
 //! `info string` and the previous state stays.
 
 pub mod command;
+pub mod engine_thread;
 pub mod options;
 pub mod output;
 pub mod setup;
-pub mod worker;
 
 use std::io::BufRead;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use command::{Command, GoCommand, ParseError, quote};
-use options::{Effect, OPTIONS, Options};
+use engine_thread::{EngineThread, GoJob, Job};
+use options::{Effect, Options, all_options};
 use output::Output;
-use worker::{GoJob, Job, Worker};
 
 use crate::position::Position;
-use crate::search::{Limits, MAX_PLY};
-use crate::time::{Clock, PonderSignal, TimeManager};
+use crate::search::{Limits, MAX_PLY, SearchSignals};
+use crate::time::{ClockReading, TimeLimit, TimeManager};
 use crate::types::Color;
 
 /// How long `quit` waits for a running search to print its `bestmove` before exiting anyway.
@@ -66,19 +64,14 @@ enum Flow {
     Quit,
 }
 
-/// The latest search's controls.
-struct ActiveSearch {
-    stop: Arc<AtomicBool>,
-    ponder: Option<Arc<PonderSignal>>,
-}
-
 struct Session {
     output: Output,
     options: Options,
     position: Position,
     debug: bool,
-    worker: Worker,
-    active: Option<ActiveSearch>,
+    engine: EngineThread,
+    /// The latest search's signals, to raise on `stop` and `ponderhit`.
+    active: Option<Arc<SearchSignals>>,
 }
 
 impl Session {
@@ -86,7 +79,7 @@ impl Session {
         let options = Options::default();
         let output = Output;
         Session {
-            worker: Worker::spawn(options.hash_mb, output),
+            engine: EngineThread::spawn(options.hash_mb, output),
             output,
             options,
             position: Position::startpos(),
@@ -97,7 +90,7 @@ impl Session {
 
     fn shut_down(mut self) {
         self.stop_search();
-        self.worker.shut_down(QUIT_PATIENCE);
+        self.engine.shut_down(QUIT_PATIENCE);
     }
 
     fn handle(&mut self, line: &str, received: Instant) -> Flow {
@@ -115,22 +108,22 @@ impl Session {
         match command {
             Command::Uci => self.identify(),
             Command::IsReady => {
-                if self.worker.is_busy() {
+                if self.engine.is_busy() {
                     self.output.line("readyok");
                 } else {
-                    self.worker.send(Job::Ping);
+                    self.engine.send(Job::Ping);
                 }
             }
             Command::UciNewGame => {
                 self.position = Position::startpos();
-                self.worker.send(Job::NewGame);
+                self.engine.send(Job::NewGame);
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
             Command::Go(go) => self.go(go, received),
             Command::Stop => self.stop_search(),
             Command::PonderHit => {
-                if let Some(signal) = self.active.as_ref().and_then(|a| a.ponder.as_ref()) {
-                    signal.hit();
+                if let Some(signals) = &self.active {
+                    signals.ponderhit();
                 }
             }
             Command::Quit => return Flow::Quit,
@@ -146,7 +139,7 @@ impl Session {
                     self.output.line(line);
                 }
             }
-            Command::Bench { depth } => self.worker.send(Job::Bench { depth }),
+            Command::Bench { depth } => self.engine.send(Job::Bench { depth }),
             Command::Skipped { skipped, command } => {
                 self.output
                     .info_string(&format!("ignoring unknown words '{skipped}'"));
@@ -160,15 +153,15 @@ impl Session {
         self.output
             .line(&format!("id name Ox88 {}", env!("CARGO_PKG_VERSION")));
         self.output.line("id author the Ox88 authors");
-        for &(name, kind) in OPTIONS {
+        for (name, kind) in all_options() {
             self.output.line(&options::describe(name, kind));
         }
         self.output.line("uciok");
     }
 
     fn stop_search(&mut self) {
-        if let Some(active) = &self.active {
-            active.stop.store(true, Ordering::Release);
+        if let Some(signals) = &self.active {
+            signals.stop();
         }
     }
 
@@ -189,9 +182,10 @@ impl Session {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Effect::None) => {}
-            Ok(Effect::ResizeHash(mb)) => self.worker.send(Job::ResizeHash(mb)),
-            Ok(Effect::ClearHash) => self.worker.send(Job::ClearHash),
-            Ok(Effect::SetThreads(threads)) => self.worker.send(Job::SetThreads(threads)),
+            Ok(Effect::ResizeHash(mb)) => self.engine.send(Job::ResizeHash(mb)),
+            Ok(Effect::ClearHash) => self.engine.send(Job::ClearHash),
+            Ok(Effect::SetThreads(threads)) => self.engine.send(Job::SetThreads(threads)),
+            Ok(Effect::SetSearchParams(params)) => self.engine.send(Job::SetSearchParams(params)),
             Err(error) => self
                 .output
                 .info_string(&format!("setoption ignored: {error}")),
@@ -208,7 +202,7 @@ impl Session {
         }
         // A `go` while a search runs (the GUI forgot `stop`): end that one first; it still
         // prints its own `bestmove`, then this one starts.
-        if self.worker.is_busy() {
+        if self.engine.is_busy() {
             self.stop_search();
         }
         if let Some(depth) = go.perft {
@@ -218,7 +212,7 @@ impl Session {
                 ));
                 return;
             }
-            self.worker.send(Job::Perft {
+            self.engine.send(Job::Perft {
                 position: Box::new(self.position.clone()),
                 depth,
             });
@@ -226,28 +220,19 @@ impl Session {
         }
         let limits = self.limits(&go, received);
         if self.debug {
+            let time = TimeManager::new(limits.time, limits.start, None);
             self.output.info_string(&format!(
                 "time budget: soft {:?} hard {:?}",
-                limits.time.soft_budget(),
-                limits.time.hard_budget()
+                time.soft_budget(),
+                time.hard_budget()
             ));
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let ponder = go.ponder.then(|| PonderSignal::new(received));
-        let mut limits = limits;
-        if let Some(signal) = &ponder {
-            limits.time = limits.time.clone().with_ponder(Arc::clone(signal));
-        }
-        self.active = Some(ActiveSearch {
-            stop: Arc::clone(&stop),
-            ponder: ponder.clone(),
-        });
-        self.worker.send(Job::Go(Box::new(GoJob {
+        let signals = Arc::new(SearchSignals::new());
+        self.active = Some(Arc::clone(&signals));
+        self.engine.send(Job::Go(Box::new(GoJob {
             position: self.position.clone(),
             limits,
-            stop,
-            ponder,
-            infinite: go.infinite,
+            signals,
             strength: self.options.strength.strength(),
             show_wdl: self.options.show_wdl,
         })));
@@ -274,21 +259,21 @@ impl Session {
         });
         let overhead = self.options.move_overhead_ms;
         let time = if go.infinite {
-            TimeManager::infinite_from(received)
+            TimeLimit::None
         } else if let Some(movetime) = go.movetime {
-            TimeManager::from_movetime(received, movetime, overhead)
+            TimeLimit::MoveTime {
+                ms: movetime,
+                overhead_ms: overhead,
+            }
         } else if let Some(remaining) = remaining {
-            TimeManager::from_clock(
-                received,
-                Clock {
-                    remaining_ms: remaining,
-                    increment_ms: increment.unwrap_or(0),
-                    moves_to_go: go.movestogo,
-                    overhead_ms: overhead,
-                },
-            )
+            TimeLimit::Clock(ClockReading {
+                remaining_ms: remaining,
+                increment_ms: increment.unwrap_or(0),
+                moves_to_go: go.movestogo,
+                overhead_ms: overhead,
+            })
         } else {
-            TimeManager::infinite_from(received)
+            TimeLimit::None
         };
         let depth = go.depth.map(|depth| depth.clamp(1, MAX_PLY as i32 - 1));
         let mate = go.mate.filter(|&moves| {
@@ -311,13 +296,20 @@ impl Session {
                 )),
             }
         }
-        let mut limits = Limits::infinite();
-        limits.depth = depth;
-        limits.nodes = go.nodes;
-        limits.mate = mate;
-        limits.searchmoves = searchmoves;
-        limits.multipv = self.options.multipv;
-        limits.time = time;
-        limits
+        // Nothing that ends a search on its own (a bare `go`, `go ponder` without a clock):
+        // it runs, and its `bestmove` waits, until `stop`, as for `go infinite`.
+        let unbounded =
+            time == TimeLimit::None && depth.is_none() && go.nodes.is_none() && mate.is_none();
+        Limits {
+            depth,
+            nodes: go.nodes,
+            mate,
+            searchmoves,
+            multipv: self.options.multipv,
+            time,
+            start: received,
+            infinite: go.infinite || unbounded,
+            ponder: go.ponder,
+        }
     }
 }

@@ -3,7 +3,11 @@
 //!
 //! A `setoption` with a bad value is refused whole: the previous value stays and the caller
 //! prints why. Names match case-insensitively, with runs of spaces treated as one.
+//!
+//! Built with the `spsa` feature, every search parameter (`search::params`) is one more spin
+//! option, named as in its table, after the ones below; the normal build has none of them.
 
+use crate::search::SearchParams;
 use crate::strength::{MAX_ELO, MAX_SKILL_LEVEL, MIN_ELO, Strength};
 
 /// The kind and range of one option, as `uci` announces it.
@@ -114,6 +118,8 @@ pub struct Options {
     pub chess960: bool,
     pub show_wdl: bool,
     pub strength: StrengthSettings,
+    /// The search parameters (changed only in an `spsa` build).
+    pub search_params: SearchParams,
 }
 
 impl Default for Options {
@@ -131,6 +137,7 @@ impl Default for Options {
                 elo: MAX_ELO,
                 skill_level: MAX_SKILL_LEVEL,
             },
+            search_params: SearchParams::DEFAULT,
         }
     }
 }
@@ -142,6 +149,25 @@ pub enum Effect {
     ResizeHash(usize),
     ClearHash,
     SetThreads(usize),
+    /// An `spsa` build's search parameter changed: hand the whole table to the search.
+    SetSearchParams(SearchParams),
+}
+
+/// Every option `uci` announces: the table above, then (in an `spsa` build) the search
+/// parameters.
+pub fn all_options() -> Vec<(&'static str, OptionKind)> {
+    let mut options = OPTIONS.to_vec();
+    if cfg!(feature = "spsa") {
+        options.extend(SearchParams::TABLE.iter().map(|spec| {
+            let kind = OptionKind::Spin {
+                default: i64::from(spec.default),
+                min: i64::from(spec.min),
+                max: i64::from(spec.max),
+            };
+            (spec.name, kind)
+        }));
+    }
+    options
 }
 
 /// Collapses runs of whitespace so `Move   Overhead` matches `Move Overhead`.
@@ -153,13 +179,13 @@ impl Options {
     /// Applies `setoption name <name> [value <value>]`. On error nothing changes.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         let wanted = normalize(name);
+        let value = value.map(str::trim).unwrap_or("");
         let Some(&(name, kind)) = OPTIONS
             .iter()
             .find(|(known, _)| known.eq_ignore_ascii_case(&wanted))
         else {
-            return Err(format!("no such option '{wanted}'"));
+            return self.set_search_param(&wanted, value);
         };
-        let value = value.map(str::trim).unwrap_or("");
         match kind {
             OptionKind::Button => {}
             OptionKind::Check { .. } => {
@@ -196,6 +222,25 @@ impl Options {
             "Clear Hash" => Effect::ClearHash,
             _ => Effect::None,
         })
+    }
+}
+
+impl Options {
+    /// `setoption` for a name that is not in `OPTIONS`: a search parameter in an `spsa`
+    /// build, else unknown.
+    fn set_search_param(&mut self, wanted: &str, value: &str) -> Result<Effect, String> {
+        let spec = SearchParams::TABLE
+            .iter()
+            .find(|spec| spec.name.eq_ignore_ascii_case(wanted))
+            .filter(|_| cfg!(feature = "spsa"));
+        let Some(spec) = spec else {
+            return Err(format!("no such option '{wanted}'"));
+        };
+        let number = parse_spin(spec.name, value, i64::from(spec.min), i64::from(spec.max))?;
+        // In range, so the cast cannot wrap and `set` accepts it.
+        let accepted = self.search_params.set(spec.name, number as i32);
+        debug_assert!(accepted, "{} accepts its own range", spec.name);
+        Ok(Effect::SetSearchParams(self.search_params))
     }
 }
 
@@ -273,6 +318,30 @@ mod tests {
     }
 
     #[test]
+    fn search_parameters_are_options_only_in_an_spsa_build() {
+        let mut options = Options::default();
+        let listed = all_options().iter().any(|&(name, _)| name == "rfp_margin");
+        let result = options.set("RFP_Margin", Some("120"));
+        if cfg!(feature = "spsa") {
+            assert!(listed);
+            let mut expected = SearchParams::DEFAULT;
+            expected.rfp_margin = 120;
+            assert_eq!(result, Ok(Effect::SetSearchParams(expected)));
+            assert_eq!(options.search_params.rfp_margin, 120);
+            assert!(options.set("rfp_margin", Some("100000")).is_err());
+            assert_eq!(options.search_params.rfp_margin, 120);
+            assert_eq!(
+                all_options().len(),
+                OPTIONS.len() + SearchParams::TABLE.len()
+            );
+        } else {
+            assert!(!listed);
+            assert!(result.is_err());
+            assert_eq!(options.search_params, SearchParams::DEFAULT);
+        }
+    }
+
+    #[test]
     fn every_option_is_described() {
         let lines: Vec<String> = OPTIONS
             .iter()
@@ -286,7 +355,7 @@ mod tests {
         );
         // Every listed option can be set to its default.
         let mut options = Options::default();
-        for &(name, kind) in OPTIONS {
+        for (name, kind) in all_options() {
             let value = match kind {
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
                 OptionKind::Check { default } => Some(default.to_string()),

@@ -1,17 +1,16 @@
 //! One search thread's state and its iterative-deepening driver.
 //!
 //! The driver deepens 1, 2, 3 …; each depth searches every MultiPV slot inside an aspiration
-//! window around the slot's previous score, widening on a fail. Root moves are kept in a list
-//! re-sorted (stably) after every search, so the previous best move is always searched first.
-//! A move that did not raise alpha gets score `-INFINITE`, which keeps the sort meaningful:
-//! only moves proven better than the first move's score can overtake it, and that is also why a
-//! stopped iteration may still change the best move (a later move completed with a score above
-//! alpha) but never on a guess.
+//! window around the slot's previous score, widening on a fail. The root itself is a branch of
+//! the main search (`alphabeta.rs`). Root moves are kept in a list re-sorted (stably) after
+//! every search, so the previous best move is always searched first. A move that did not raise
+//! alpha gets score `-INFINITE`, which keeps the sort meaningful: only moves proven better than
+//! the first move's score can overtake it, and that is also why a stopped iteration may still
+//! change the best move (a later move completed with a score above alpha) but never on a guess.
 //!
-//! Only the main worker (index 0) polls the clock and the node limit, reports, and decides;
+//! Only the main thread (index 0) polls the clock and the node limit, reports, and decides;
 //! helpers poll the stop and abort flags and otherwise just fill the shared table.
 
-use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -24,31 +23,13 @@ use crate::types::Piece;
 
 use super::correction::CorrectionHistory;
 use super::history::{History, piece_to};
-use super::{
-    Bound, Limits, MATE, MATE_BOUND, MAX_PLY, PvLine, Report, Score, SearchResult, Shared,
-};
+use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, SearchParams};
+use super::{Bound, Limits, PvLine, Report, Score, SearchResult, Shared};
 
-/// Above any reachable score.
-pub(super) const INFINITE: i32 = MATE + 1;
-/// Stack marker: no static evaluation (in check).
-pub(super) const NO_EVAL: i32 = -INFINITE;
-/// Score of a drawn position.
-pub(super) const DRAW: i32 = 0;
 /// Nodes between two polls of the stop flag and the clock.
 const POLL_INTERVAL: u64 = 2048;
 /// The first second of a search stays free of `CurrentMove` and aspiration-fail reports.
-const QUIET_START: Duration = Duration::from_secs(1);
-
-/// Late-move reductions in plies, by depth and move number (both capped at 63).
-pub(super) static REDUCTIONS: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
-    let mut table = [[0; 64]; 64];
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (number, cell) in row.iter_mut().enumerate().skip(1) {
-            *cell = (0.75 + (depth as f64).ln() * (number as f64).ln() / 2.25) as i32;
-        }
-    }
-    table
-});
+pub(super) const QUIET_START: Duration = Duration::from_secs(1);
 
 /// The static evaluation sharpened by a table score whose bound says the true score lies
 /// beyond it on that side (an exact score always wins); mate scores are left out.
@@ -105,8 +86,14 @@ pub(super) struct RootMove {
     pub pv: Vec<Move>,
 }
 
-pub(crate) struct Worker {
+pub(crate) struct SearchThread {
     pub(super) id: usize,
+    /// The parameters this thread searches with: the defaults, except in an `spsa` build.
+    #[cfg_attr(not(feature = "spsa"), allow(dead_code))]
+    params: SearchParams,
+    /// Late-move reductions in plies, by depth and move number (both capped at 63), from
+    /// `params`.
+    reductions: Box<[[i32; 64]; 64]>,
     pub(super) pos: Position,
     pub(super) nodes: u64,
     pub(super) next_poll: u64,
@@ -121,14 +108,18 @@ pub(crate) struct Worker {
     /// This thread's cache of pawn-king evaluation terms.
     pub(super) pawn_table: PawnTable,
     pub(super) root_moves: Vec<RootMove>,
+    /// The first root move of the MultiPV slot being searched (the earlier slots are done).
+    pub(super) pv_index: usize,
     pub(super) root_depth: i32,
     pub(super) best_move_changes: u32,
 }
 
-impl Worker {
-    pub fn new(id: usize) -> Worker {
-        Worker {
+impl SearchThread {
+    pub fn new(id: usize, params: &SearchParams) -> SearchThread {
+        let mut thread = SearchThread {
             id,
+            params: *params,
+            reductions: Box::new([[0; 64]; 64]),
             pos: Position::startpos(),
             nodes: 0,
             next_poll: POLL_INTERVAL,
@@ -141,9 +132,37 @@ impl Worker {
             correction: CorrectionHistory::new(),
             pawn_table: PawnTable::new(),
             root_moves: Vec::new(),
+            pv_index: 0,
             root_depth: 0,
             best_move_changes: 0,
+        };
+        thread.set_params(params);
+        thread
+    }
+
+    pub fn set_params(&mut self, params: &SearchParams) {
+        self.params = *params;
+        *self.reductions = self.params().reduction_table();
+    }
+
+    /// The parameters to search with. The normal build reads the constant defaults, which
+    /// the compiler folds into the code; an `spsa` build reads the tuner's values.
+    #[inline(always)]
+    pub(super) fn params(&self) -> &SearchParams {
+        #[cfg(feature = "spsa")]
+        {
+            &self.params
         }
+        #[cfg(not(feature = "spsa"))]
+        {
+            &SearchParams::DEFAULT
+        }
+    }
+
+    /// The late-move reduction for the `number`th move at `depth`.
+    #[inline(always)]
+    pub(super) fn reduction(&self, depth: i32, number: usize) -> i32 {
+        self.reductions[depth.clamp(0, 63) as usize][number.min(63)]
     }
 
     pub fn clear(&mut self) {
@@ -188,14 +207,14 @@ impl Worker {
     pub(super) fn poll(&mut self, shared: &Shared) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
-        if shared.stop.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
+        if shared.signals.is_stopped() || shared.abort.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }
         if self.id != 0 {
             return;
         }
-        if shared.limits.time.hard_limit_reached() {
+        if shared.time.hard_limit_reached() {
             self.stopped = true;
             return;
         }
@@ -259,96 +278,6 @@ impl Worker {
         self.pv_length[ply] = child_length + 1;
     }
 
-    // ---- Root ---------------------------------------------------------------------------
-
-    /// Searches the root moves from `pv_index` on inside (alpha, beta); returns the best score.
-    fn search_root(
-        &mut self,
-        shared: &Shared,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        pv_index: usize,
-        report: &mut Option<&mut dyn FnMut(&Report)>,
-    ) -> i32 {
-        let mut best = -INFINITE;
-        self.pv_length[0] = 0;
-        let in_check = self.pos.in_check();
-        self.stack[0].static_eval = if in_check { NO_EVAL } else { self.evaluate() };
-        for index in pv_index..self.root_moves.len() {
-            self.root_moves[index].score = -INFINITE;
-        }
-        for index in pv_index..self.root_moves.len() {
-            let mv = self.root_moves[index].mv;
-            if let Some(report) = report.as_mut()
-                && shared.limits.time.elapsed() > QUIET_START
-            {
-                report(&Report::CurrentMove {
-                    depth,
-                    mv,
-                    number: index + 1,
-                });
-            }
-            let searched = index - pv_index;
-            let quiet = !mv.is_noisy();
-            self.seldepth = 0;
-            self.make_move(shared, mv, 0);
-            let gives_check = self.pos.in_check();
-            self.stack[1].in_check = gives_check;
-            let new_depth = depth - 1 + gives_check as i32;
-            let mut score;
-            if searched == 0 {
-                score = -self.search(shared, -beta, -alpha, new_depth, 1, false);
-            } else {
-                let reduction = if depth >= 3 && searched >= 3 && quiet && !gives_check {
-                    (REDUCTIONS[depth.min(63) as usize][searched.min(63)] - 1).max(0)
-                } else {
-                    0
-                };
-                score = -self.search(shared, -alpha - 1, -alpha, new_depth - reduction, 1, true);
-                if score > alpha && reduction > 0 {
-                    score = -self.search(shared, -alpha - 1, -alpha, new_depth, 1, false);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(shared, -beta, -alpha, new_depth, 1, false);
-                }
-            }
-            self.pos.unmake_move();
-            if self.stopped {
-                break;
-            }
-            if searched == 0 || score > alpha {
-                let child_length = self.pv_length[1];
-                let root_move = &mut self.root_moves[index];
-                root_move.score = score;
-                root_move.seldepth = self.seldepth + 1;
-                root_move.bound = if score >= beta {
-                    Bound::Lower
-                } else if score <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
-                root_move.pv.clear();
-                root_move.pv.push(mv);
-                root_move.pv.extend_from_slice(&self.pv[1][..child_length]);
-                if searched > 0 {
-                    self.best_move_changes += 1;
-                }
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
     fn sort_root_moves(&mut self, from: usize, to: usize) {
         self.root_moves[from..to].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
     }
@@ -376,7 +305,8 @@ impl Worker {
             .collect()
     }
 
-    fn iteration_report(&self, shared: &Shared, depth: i32, count: usize) -> Report {
+    /// The deepest ply the first `count` lines reached, at least the nominal depth.
+    fn seldepth(&self, depth: i32, count: usize) -> i32 {
         let seldepth = self
             .root_moves
             .iter()
@@ -384,11 +314,15 @@ impl Worker {
             .map(|root_move| root_move.seldepth)
             .max()
             .unwrap_or(0);
+        seldepth.max(depth as usize) as i32
+    }
+
+    fn iteration_report(&self, shared: &Shared, depth: i32, count: usize) -> Report {
         Report::Iteration {
             depth,
-            seldepth: seldepth.max(depth as usize) as i32,
+            seldepth: self.seldepth(depth, count),
             nodes: self.total_nodes(shared),
-            time: shared.limits.time.elapsed(),
+            time: shared.time.elapsed(),
             hashfull: shared.tt.hashfull(),
             lines: self.lines(count),
         }
@@ -401,31 +335,30 @@ impl Worker {
 
     /// One depth for every MultiPV slot, each inside its aspiration loop. Returns false when
     /// the search stopped before the depth was complete.
-    fn search_depth(
-        &mut self,
-        shared: &Shared,
-        depth: i32,
-        multipv: usize,
-        report: &mut Option<&mut dyn FnMut(&Report)>,
-    ) -> bool {
+    fn search_depth(&mut self, shared: &Shared, depth: i32, multipv: usize) -> bool {
+        let reports = self.id == 0;
         for root_move in &mut self.root_moves {
             if root_move.score != -INFINITE {
                 root_move.previous_score = root_move.score;
             }
         }
         for pv_index in 0..multipv {
+            let params = *self.params();
             let centre = self.root_moves[pv_index].previous_score;
-            let mut delta = 15 + centre.abs() / 64;
-            let (mut alpha, mut beta) = if depth >= 4 && centre.abs() < MATE_BOUND {
-                (
-                    (centre - delta).max(-INFINITE),
-                    (centre + delta).min(INFINITE),
-                )
-            } else {
-                (-INFINITE, INFINITE)
-            };
+            let mut delta =
+                params.aspiration_delta + centre.abs() / params.aspiration_score_divisor;
+            let (mut alpha, mut beta) =
+                if depth >= params.aspiration_min_depth && centre.abs() < MATE_BOUND {
+                    (
+                        (centre - delta).max(-INFINITE),
+                        (centre + delta).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
             loop {
-                let score = self.search_root(shared, depth, alpha, beta, pv_index, report);
+                self.pv_index = pv_index;
+                let score = self.search(shared, alpha, beta, depth, 0, false);
                 let length = self.root_moves.len();
                 self.sort_root_moves(pv_index, length);
                 if self.stopped {
@@ -442,18 +375,16 @@ impl Worker {
                 } else {
                     break;
                 };
-                if let Some(report) = report.as_mut()
-                    && shared.limits.time.elapsed() > QUIET_START
-                {
+                if reports && shared.time.elapsed() > QUIET_START {
                     let mut event = self.iteration_report(shared, depth, pv_index + 1);
                     if let Report::Iteration { lines, .. } = &mut event
                         && let Some(line) = lines.last_mut()
                     {
                         line.bound = bound;
                     }
-                    report(&event);
+                    shared.report(&event);
                 }
-                delta += delta / 2 + 5;
+                delta += delta / 2 + params.aspiration_widening;
             }
             self.sort_root_moves(0, pv_index + 1);
         }
@@ -463,21 +394,23 @@ impl Worker {
     // ---- Drivers ------------------------------------------------------------------------
 
     /// The main thread: deepens, reports, decides, and returns the result.
-    pub fn run_main(&mut self, shared: &Shared, report: &mut dyn FnMut(&Report)) -> SearchResult {
+    pub fn run_main(&mut self, shared: &Shared) -> SearchResult {
         let limits = shared.limits;
-        let mut report = Some(report);
         let mut result = SearchResult {
             best: self.root_moves.first().map(|root_move| root_move.mv),
             ponder: None,
             score: Score::Centipawns(0),
             depth: 0,
+            seldepth: 0,
             nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
             lines: Vec::new(),
         };
         if self.root_moves.is_empty() {
             let value = if self.pos.in_check() { -MATE } else { DRAW };
             result.score = Score::from_internal(value);
-            self.wait_for_stop(shared);
+            result.time = shared.time.elapsed();
             return result;
         }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
@@ -486,10 +419,11 @@ impl Worker {
             .unwrap_or(MAX_PLY as i32)
             .clamp(1, MAX_PLY as i32);
         let mut previous_value: i32 = 0;
+        let mut stable_iterations = 0;
         for depth in 1..=max_depth {
             self.root_depth = depth;
             self.best_move_changes = 0;
-            let complete = self.search_depth(shared, depth, multipv, &mut report);
+            let complete = self.search_depth(shared, depth, multipv);
             if !complete {
                 // A move that completed above the old best's score is proven better.
                 let first = &self.root_moves[0];
@@ -505,20 +439,25 @@ impl Worker {
             result.ponder = best_line.moves.get(1).copied();
             result.score = best_line.score;
             result.depth = depth;
+            result.seldepth = self.seldepth(depth, multipv);
             result.lines = lines.clone();
             let value = best_line.value;
-            if let Some(report) = report.as_mut() {
-                report(&self.iteration_report(shared, depth, multipv));
-            }
+            shared.report(&self.iteration_report(shared, depth, multipv));
             if let (Some(mate), Score::Mate(moves)) = (limits.mate, result.score)
                 && moves > 0
                 && moves <= mate
             {
                 break;
             }
+            stable_iterations = if self.best_move_changes == 0 {
+                stable_iterations + 1
+            } else {
+                0
+            };
             let outcome = IterationOutcome {
                 depth,
                 best_move_changes: self.best_move_changes,
+                stable_iterations,
                 score_change: if value.abs() < MATE_BOUND && previous_value.abs() < MATE_BOUND {
                     value - previous_value
                 } else {
@@ -527,30 +466,19 @@ impl Worker {
                 legal_moves: self.root_moves.len(),
             };
             previous_value = value;
-            if limits.time.soft_limit_reached(&outcome) {
+            if shared.time.soft_limit_reached(&outcome) {
                 break;
             }
         }
-        self.wait_for_stop(shared);
         if result.ponder.is_none()
             && let Some(best) = result.best
         {
             result.ponder = self.ponder_from_table(shared, best);
         }
         result.nodes = self.total_nodes(shared);
+        result.time = shared.time.elapsed();
+        result.hashfull = shared.tt.hashfull();
         result
-    }
-
-    /// `go infinite` must not end on its own: idle until `stop`. A pondering search that ran
-    /// out of depth idles too, until `stop` or `ponderhit` (a `bestmove` before either would
-    /// break the protocol).
-    fn wait_for_stop(&self, shared: &Shared) {
-        let limits = shared.limits;
-        while !shared.stop.load(Ordering::Relaxed)
-            && (limits.waits_for_stop() || limits.time.is_pondering())
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
     }
 
     /// The table's move for the position after `best`, if it is legal there.
@@ -575,11 +503,10 @@ impl Worker {
             .depth
             .unwrap_or(MAX_PLY as i32)
             .clamp(1, MAX_PLY as i32);
-        let mut none = None;
         let mut depth = 1 + (self.id % 2) as i32;
         while depth <= max_depth && !self.stopped {
             self.root_depth = depth;
-            if !self.search_depth(shared, depth, 1, &mut none) {
+            if !self.search_depth(shared, depth, 1) {
                 break;
             }
             depth += 1;
