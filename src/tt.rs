@@ -28,7 +28,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::Move;
-use crate::search::{MATE_BOUND, MAX_PLY};
+use crate::search::params::{MATE_BOUND, MAX_PLY};
 
 /// Kind of score a search result is; also a transposition table field.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
