@@ -30,8 +30,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::fen::START_FEN;
 use crate::position::Position;
+use crate::position::fen::START_FEN;
 use crate::search::{Limits, MATE_BOUND, Score, Searcher};
 use crate::types::Color;
 

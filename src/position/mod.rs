@@ -13,7 +13,9 @@
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
 //!
-//! Draw rules live in `draws.rs`, the from-scratch recomputations used by tests in `verify.rs`.
+//! The position's other concerns live beside it and use its private layout from inside:
+//! FEN in and out in `fen.rs`, legal move generation in `movegen.rs`, draw rules in
+//! `draws.rs`, the from-scratch recomputations used by tests in `verify.rs`.
 
 use crate::geometry::{can_attack, step_between};
 use crate::moves::{Move, flag};
@@ -23,6 +25,8 @@ use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
 mod draws;
+pub mod fen;
+pub mod movegen;
 mod verify;
 
 pub const WHITE_KING_SIDE: u8 = 1;
@@ -96,7 +100,7 @@ impl Position {
     }
 
     pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::START_FEN).expect("the start position is valid")
+        Position::from_fen(fen::START_FEN).expect("the start position is valid")
     }
 
     // ---- Accessors ------------------------------------------------------------------------

@@ -6,10 +6,10 @@
 //! other as a fallback for castling moves only, so a GUI that mixes them still works and an
 //! ordinary king move is never mistaken for castling.
 
-use crate::fen::START_FEN;
 use crate::geometry::{can_attack, step_between};
 use crate::moves::Move;
 use crate::position::Position;
+use crate::position::fen::START_FEN;
 use crate::types::{Color, PieceType, Square, make_square, square_name};
 
 /// The legal move written `text` here, if any.

@@ -14,11 +14,11 @@
 
 use arrayvec::ArrayVec;
 
+use super::{BLACK_KING_SIDE, Position, WHITE_KING_SIDE};
 use crate::geometry::{
     BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS, can_attack, step_between,
 };
 use crate::moves::{Move, MoveList, flag};
-use crate::position::{BLACK_KING_SIDE, Position, WHITE_KING_SIDE};
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, on_board};
 
 /// Which moves to generate. `Noisy` is captures (en passant included) and all promotions;

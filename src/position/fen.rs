@@ -7,9 +7,7 @@
 
 use std::fmt;
 
-use crate::position::{
-    BLACK_KING_SIDE, BLACK_QUEEN_SIDE, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE,
-};
+use super::{BLACK_KING_SIDE, BLACK_QUEEN_SIDE, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE};
 use crate::types::{
     Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, parse_square, rank_of,
     square_name,
