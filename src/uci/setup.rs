@@ -6,11 +6,10 @@
 //! other as a fallback for castling moves only, so a GUI that mixes them still works and an
 //! ordinary king move is never mistaken for castling.
 
-use crate::geometry::{can_attack, step_between};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::position::fen::START_FEN;
-use crate::types::{Color, PieceType, Square, make_square, square_name};
+use crate::types::{Color, make_square, square_name};
 
 /// The legal move written `text` here, if any.
 pub fn find_move(pos: &Position, text: &str, chess960: bool) -> Option<Move> {
@@ -61,47 +60,6 @@ pub fn setup(fen: Option<&str>, moves: &[String], chess960_option: bool) -> Resu
     Ok(Setup { position, problems })
 }
 
-/// The squares of the pieces giving check to the side to move.
-pub fn checkers(pos: &Position) -> Vec<Square> {
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let king = pos.king_square(us);
-    let mut found = Vec::new();
-    for &origin in pos.squares(them, PieceType::Pawn) {
-        let forward = them.forward();
-        let attacks = [origin as i32 + forward - 1, origin as i32 + forward + 1];
-        if attacks.contains(&(king as i32)) {
-            found.push(origin);
-        }
-    }
-    for &origin in pos.squares(them, PieceType::Knight) {
-        if can_attack(PieceType::Knight, origin, king) {
-            found.push(origin);
-        }
-    }
-    for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-        for &origin in pos.squares(them, kind) {
-            if can_attack(kind, origin, king) && path_is_clear(pos, origin, king) {
-                found.push(origin);
-            }
-        }
-    }
-    found.sort_unstable();
-    found
-}
-
-fn path_is_clear(pos: &Position, from: Square, to: Square) -> bool {
-    let step = step_between(from, to);
-    let mut square = from as i32 + step;
-    while square != to as i32 {
-        if !pos.piece_at(square as Square).is_none() {
-            return false;
-        }
-        square += step;
-    }
-    true
-}
-
 /// The `d` text: the board (white at the bottom), FEN, key and checkers.
 pub fn display(pos: &Position) -> Vec<String> {
     let separator = " +---+---+---+---+---+---+---+---+".to_string();
@@ -125,7 +83,7 @@ pub fn display(pos: &Position) -> Vec<String> {
     lines.push(String::new());
     lines.push(format!("Fen: {}", pos.to_fen()));
     lines.push(format!("Key: {:016X}", pos.key()));
-    let checkers: Vec<String> = checkers(pos).into_iter().map(square_name).collect();
+    let checkers: Vec<String> = pos.checkers().into_iter().map(square_name).collect();
     lines.push(format!("Checkers: {}", checkers.join(" ")));
     lines.push(format!(
         "Side to move: {}",
@@ -222,10 +180,10 @@ mod tests {
     fn checkers_and_display() {
         let double = Position::from_fen("4k3/8/8/8/7b/8/4r3/4K3 w - - 0 1").expect("fen");
         // The rook on e2 checks; the bishop on h4 checks along h4-e1.
-        let names: Vec<String> = checkers(&double).into_iter().map(square_name).collect();
+        let names: Vec<String> = double.checkers().into_iter().map(square_name).collect();
         assert_eq!(names, vec!["e2", "h4"]);
         let pawn = Position::from_fen("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1").expect("fen");
-        assert_eq!(checkers(&pawn).len(), 1);
+        assert_eq!(pawn.checkers().len(), 1);
         let lines = display(&Position::startpos());
         assert!(lines.contains(&" | r | n | b | q | k | b | n | r | 8".to_string()));
         assert!(
