@@ -30,8 +30,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::fen::START_FEN;
 use crate::position::Position;
+use crate::position::fen::START_FEN;
 use crate::search::{Limits, MATE_BOUND, Score, SearchSignals, Searcher};
 use crate::types::Color;
 

@@ -1,16 +1,17 @@
 //! Ox88, a UCI chess engine on a 0x88 board.
 //!
 //! The layers, bottom to top (each uses only the ones before it):
-//! `types`, `geometry`, `zobrist`, `score`, `eval::weights`, `psqt` → `moves`, `position`,
-//! `fen`, `movegen`, `san`, `perft` → `eval`, `tt`, `search`, `time` → `uci`, `play`.
-//! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
+//! `types`, `geometry`, `zobrist`, `score`, `weights`, `psqt` → `moves`, `position` (with its
+//! `fen`, `movegen`, `draws` inside), `san`, `perft` → `eval`, `tt`, `search`, `time` →
+//! `strength`, `bench`, `datagen`, `tune` → `uci`, `play`.
+//! `weights` holds the tuned evaluation numbers as plain data: `psqt` (used by `position` for
+//! its incremental material and piece-square score) reads them from there, so nothing below
+//! `eval` imports `eval`. Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
 pub mod bench;
 pub mod datagen;
 pub mod eval;
-pub mod fen;
 pub mod geometry;
-pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod play;
@@ -25,4 +26,5 @@ pub mod tt;
 pub mod tune;
 pub mod types;
 pub mod uci;
+pub mod weights;
 pub mod zobrist;

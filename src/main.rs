@@ -4,9 +4,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use ox88::fen::START_FEN;
 use ox88::perft::{divide, perft};
 use ox88::position::Position;
+use ox88::position::fen::START_FEN;
 
 #[derive(Parser)]
 #[command(

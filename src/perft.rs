@@ -4,9 +4,9 @@
 //! moves instead of storing them) rather than made and unmade. No hash table is used, so the figure measures generation
 //! and make/unmake alone.
 
-use crate::movegen::GenType;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::position::movegen::GenType;
 
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     match depth {

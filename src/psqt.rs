@@ -2,12 +2,12 @@
 //!
 //! `Position` adds `PSQT[piece][square]` when a piece is put on a square and subtracts it when
 //! the piece leaves, so the sum over the board (white minus black) is always at hand. The
-//! values themselves live in `eval::weights` (tuned, see `engine tune`); this module only
+//! values themselves live in `weights` (tuned, see `engine tune`); this module only
 //! lays them out per coloured piece: black reads the white table mirrored and negated.
 
-use crate::eval::weights::{MATERIAL, PIECE_SQUARE};
 use crate::score::S;
 use crate::types::{Piece, PieceType, to_64};
+use crate::weights::{MATERIAL, PIECE_SQUARE};
 
 const fn build() -> [[S; 64]; 16] {
     let mut table = [[S::ZERO; 64]; 16];

@@ -4,6 +4,7 @@
 //! both to disambiguate. Input accepts SAN as written by other programs and people: any case
 //! where it is not ambiguous (`nf3`), missing or extra `x`, `+`, `#`, `!`, `?`, `=`, castling
 //! with zeros, over-specified origins (`Ngf3`) and coordinate moves (`g1f3`, `e7e8q`).
+//! Coordinate moves are read by `find_uci_move`, which the UCI loop uses too.
 
 use crate::moves::{Move, file_letter};
 use crate::position::Position;
@@ -107,6 +108,28 @@ impl Position {
         text
     }
 
+    /// The legal move written `text` in UCI coordinates (`e2e4`, `e7e8q`, any case), if any.
+    /// This is the one reader of coordinate moves: the UCI `position … moves` list,
+    /// `searchmoves` and `parse_move_text` all go through it.
+    ///
+    /// Castling is accepted in both spellings: the one `chess960` asks for (`e1g1`, or
+    /// king-takes-rook `e1h1` under Chess960) first, the other as a fallback for castling
+    /// moves only, so input that mixes them still works and an ordinary king move is never
+    /// mistaken for castling.
+    pub fn find_uci_move(&self, text: &str, chess960: bool) -> Option<Move> {
+        let text = text.to_ascii_lowercase();
+        let legal = self.legal_moves();
+        legal
+            .iter()
+            .find(|mv| mv.to_uci(chess960) == text)
+            .or_else(|| {
+                legal
+                    .iter()
+                    .find(|mv| mv.is_castle() && mv.to_uci(!chess960) == text)
+            })
+            .copied()
+    }
+
     /// Reads a move typed as SAN or as coordinates; see the module doc for what is accepted.
     pub fn parse_move_text(&self, input: &str) -> Result<Move, SanError> {
         let text = normalize(input);
@@ -115,14 +138,8 @@ impl Position {
         }
         let legal = self.legal_moves();
 
-        // Coordinates: both castling forms (e1g1, e1h1) are accepted.
-        let lower = text.to_ascii_lowercase();
-        let coordinate: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|mv| mv.to_uci(false) == lower || mv.to_uci(true) == lower)
-            .collect();
-        if let Some(&mv) = coordinate.first() {
+        // Coordinates, castling in both spellings (e1g1, e1h1).
+        if let Some(mv) = self.find_uci_move(&text, self.is_chess960()) {
             return Ok(mv);
         }
 

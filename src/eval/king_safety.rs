@@ -9,9 +9,9 @@
 
 use super::Sink;
 use super::params::Term;
-use super::weights::{PAWN_SHIELD, PAWN_STORM};
 use crate::position::Position;
 use crate::types::{Color, PieceType};
+use crate::weights::{PAWN_SHIELD, PAWN_STORM};
 
 pub(crate) fn evaluate<T: Sink>(pos: &Position, color: Color, sink: &mut T) {
     let king = pos.king_square(color);

@@ -17,6 +17,10 @@
 //! A few end games with known outcomes (KBN vs K, mating a bare king) are evaluated by
 //! `endgame::special` instead.
 //!
+//! The tuned numbers themselves live in the leaf module `weights` (`src/weights.rs`), below
+//! `position`, because the position keeps material and piece-square values incrementally
+//! (`psqt`) and must not import the evaluation that sits above it.
+//!
 //! The search calls `evaluate_cached`: the same function, except that the terms of pawns and
 //! kings alone (pawn structure, shelter) come from a per-thread `PawnTable` when it has them.
 
@@ -27,13 +31,13 @@ mod pawn_table;
 mod pawns;
 mod pieces;
 pub mod trace;
-pub mod weights;
 
 use std::fmt::Write;
 
 use crate::position::Position;
 use crate::score::S;
 use crate::types::{Color, PieceType, Square, on_board};
+use crate::weights;
 use params::Term;
 pub use pawn_table::PawnTable;
 

@@ -1,4 +1,4 @@
-//! The registry of evaluation weights: every table of `weights.rs`, in order, as one flat
+//! The registry of evaluation weights: every table of `src/weights.rs`, in order, as one flat
 //! parameter vector.
 //!
 //! The evaluation is linear in its weights (before tapering and end-game scaling): each term
@@ -9,8 +9,8 @@
 
 use std::fmt::Write;
 
-use super::weights::*;
 use crate::score::S;
+use crate::weights::*;
 
 /// How a table is declared in `weights.rs`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -332,7 +332,7 @@ mod tests {
     #[test]
     fn render_reproduces_the_weights_file() {
         let text = render(&current(), "x");
-        let file = include_str!("weights.rs");
+        let file = include_str!("../weights.rs");
         // Everything but the origin line is generated, so it must match exactly.
         let strip = |text: &str| -> String {
             text.lines()

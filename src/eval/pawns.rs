@@ -17,11 +17,11 @@
 //! king distances, the rule of the square) and runs at every evaluation.
 
 use super::params::Term;
-use super::weights::*;
 use super::{Info, Sink};
 use crate::geometry::distance;
 use crate::position::Position;
 use crate::types::{Color, Piece, PieceType, Square, make_square};
+use crate::weights::*;
 
 /// Pawn structure of one side: everything here depends on pawns alone. Returns the files of
 /// its passed pawns (bit `f` for file `f`; only the front pawn of a file can be passed).

@@ -10,12 +10,12 @@
 //!   than linearly with the number of attackers, as king attacks do.
 
 use super::params::Term;
-use super::weights::*;
 use super::{Info, Sink};
 use crate::geometry::{BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS};
 use crate::position::Position;
 use crate::score::S;
 use crate::types::{Color, PieceType, Square, on_board};
+use crate::weights::*;
 
 /// Mobility and king-zone hits of one piece.
 struct Reach {

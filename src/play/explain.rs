@@ -300,7 +300,7 @@ mod tests {
         rejection(&mut pos, text, &error)
     }
 
-    const START: &str = crate::fen::START_FEN;
+    const START: &str = crate::position::fen::START_FEN;
 
     #[test]
     fn explains_illegal_moves() {

@@ -21,9 +21,9 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::fen::START_FEN;
 use crate::play::clock::TimeControl;
 use crate::position::Position;
+use crate::position::fen::START_FEN;
 use crate::strength::Strength;
 
 #[derive(clap::Args, Debug)]

@@ -13,16 +13,21 @@
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
 //!
-//! Draw rules live in `draws.rs`, the from-scratch recomputations used by tests in `verify.rs`.
+//! The position's other concerns live beside it and use its private layout from inside:
+//! FEN in and out in `fen.rs`, the one attack scan along 0x88 rays in `attacks.rs`, legal
+//! move generation in `movegen.rs`, draw rules in `draws.rs`, the from-scratch recomputations
+//! used by tests in `verify.rs`.
 
-use crate::geometry::{can_attack, step_between};
 use crate::moves::{Move, flag};
 use crate::psqt;
 use crate::score::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board};
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
+pub mod attacks;
 mod draws;
+pub mod fen;
+pub mod movegen;
 mod verify;
 
 pub const WHITE_KING_SIDE: u8 = 1;
@@ -96,7 +101,7 @@ impl Position {
     }
 
     pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::START_FEN).expect("the start position is valid")
+        Position::from_fen(fen::START_FEN).expect("the start position is valid")
     }
 
     // ---- Accessors ------------------------------------------------------------------------
@@ -413,72 +418,6 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
-    }
-
-    // ---- Attacks --------------------------------------------------------------------------
-
-    /// Is `sq` attacked by any piece of `by`? Uses the current board as it is.
-    #[inline]
-    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attacked_without(sq, by, NO_SQUARE, NO_SQUARE)
-    }
-
-    /// `is_attacked` as if the squares `lifted_a` and `lifted_b` were empty.
-    pub(crate) fn attacked_without(
-        &self,
-        sq: Square,
-        by: Color,
-        lifted_a: Square,
-        lifted_b: Square,
-    ) -> bool {
-        let target = sq as i32;
-        let pawn = Piece::new(by, PieceType::Pawn);
-        let back = target - by.forward();
-        for side_step in [-1, 1] {
-            let origin = back + side_step;
-            if on_board(origin) && self.board[origin as usize] == pawn {
-                return true;
-            }
-        }
-        for &origin in self.squares(by, PieceType::Knight) {
-            if can_attack(PieceType::Knight, origin, sq) {
-                return true;
-            }
-        }
-        if can_attack(PieceType::King, self.king_square(by), sq) {
-            return true;
-        }
-        for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-            for &origin in self.squares(by, kind) {
-                if !can_attack(kind, origin, sq) {
-                    continue;
-                }
-                let step = step_between(origin, sq);
-                let mut walk = origin as i32 + step;
-                let mut clear = true;
-                while walk != target {
-                    let square = walk as Square;
-                    if square != lifted_a
-                        && square != lifted_b
-                        && !self.board[walk as usize].is_none()
-                    {
-                        clear = false;
-                        break;
-                    }
-                    walk += step;
-                }
-                if clear {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
-    /// Is the side to move in check?
-    #[inline]
-    pub fn in_check(&self) -> bool {
-        self.is_attacked(self.king_square(self.side), self.side.flip())
     }
 
     /// Does `mv` (legal here) give check? Answered by playing it, which is exact and cheap

@@ -12,7 +12,7 @@
 //! prunes by exchange value itself. In check, the full sequence yields every evasion.
 //! Selection is a partial selection sort: most nodes cut off after a move or two.
 
-use crate::movegen::GenType;
+use crate::position::movegen::GenType;
 use arrayvec::ArrayVec;
 
 use crate::moves::{MAX_MOVES, Move, MoveList};

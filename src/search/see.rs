@@ -5,11 +5,12 @@
 //! "lifted" squares (a `u128` mask over 0x88 indices): a lifted piece has already captured and
 //! left, so it neither attacks nor blocks. That makes x-ray attackers behind it (a rook behind a
 //! rook, a queen behind a bishop) join the exchange without special cases. Pins are ignored.
+//! Finding the attackers is the position's one attack scan (`Position::scan_attackers`), with
+//! lifted squares counted as empty.
 
-use crate::geometry::{can_attack, step_between};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceType, Square, on_board};
+use crate::types::{Color, PieceType, Square};
 
 /// Exchange values in centipawns, indexed by `PieceType as usize`.
 pub const SEE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 950, 20000];
@@ -40,20 +41,6 @@ pub fn capture_gain(pos: &Position, mv: Move) -> i32 {
     gain
 }
 
-/// Is a slider on `from` attacking `to` through squares that are empty or lifted?
-fn ray_clear(pos: &Position, from: Square, to: Square, lifted: u128) -> bool {
-    let step = step_between(from, to);
-    let mut walk = from as i32 + step;
-    while walk != to as i32 {
-        let square = walk as Square;
-        if !pos.piece_at(square).is_none() && lifted & bit(square) == 0 {
-            return false;
-        }
-        walk += step;
-    }
-    true
-}
-
 /// The square and kind of `by`'s least valuable piece attacking `to`, ignoring lifted pieces.
 fn least_valuable_attacker(
     pos: &Position,
@@ -61,41 +48,13 @@ fn least_valuable_attacker(
     by: Color,
     lifted: u128,
 ) -> Option<(Square, PieceType)> {
-    let back = to as i32 - by.forward();
-    for side_step in [-1, 1] {
-        let origin = back + side_step;
-        if on_board(origin) {
-            let square = origin as Square;
-            let piece = pos.piece_at(square);
-            if lifted & bit(square) == 0
-                && piece.kind() == PieceType::Pawn
-                && !piece.is_none()
-                && piece.color() == by
-            {
-                return Some((square, PieceType::Pawn));
-            }
-        }
-    }
-    for &origin in pos.squares(by, PieceType::Knight) {
-        if lifted & bit(origin) == 0 && can_attack(PieceType::Knight, origin, to) {
-            return Some((origin, PieceType::Knight));
-        }
-    }
-    for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-        for &origin in pos.squares(by, kind) {
-            if lifted & bit(origin) == 0
-                && can_attack(kind, origin, to)
-                && ray_clear(pos, origin, to, lifted)
-            {
-                return Some((origin, kind));
-            }
-        }
-    }
-    let king = pos.king_square(by);
-    if lifted & bit(king) == 0 && can_attack(PieceType::King, king, to) {
-        return Some((king, PieceType::King));
-    }
-    None
+    let empty = |square: Square| lifted & bit(square) != 0 || pos.piece_at(square).is_none();
+    let mut found = None;
+    pos.scan_attackers(to, by, empty, |square, kind| {
+        found = Some((square, kind));
+        true
+    });
+    found
 }
 
 /// Does `mv` win at least `threshold` centipawns by static exchange? (`see_ge(mv, 0)`: the

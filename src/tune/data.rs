@@ -7,9 +7,9 @@ use std::io::{BufRead, BufReader};
 use super::sigmoid;
 use crate::eval::evaluate;
 use crate::eval::trace::{Trace, trace};
-use crate::movegen::GenType;
 use crate::moves::MoveList;
 use crate::position::Position;
+use crate::position::movegen::GenType;
 use crate::search::{Limits, Score, SearchSignals, Searcher};
 use crate::types::Color;
 

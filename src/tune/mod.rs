@@ -25,7 +25,7 @@
 //! tables (`--freeze`), and optionally (`--early-stop`) keeping the iteration with the lowest
 //! validation error. (On our self-play sets of ~1,500 games the validation error hardly moves
 //! while matches show the last iteration clearly stronger, so the last is the default.) The
-//! result is a new `src/eval/weights.rs` text (`--output`), and the
+//! result is a new `src/weights.rs` text (`--output`), and the
 //! errors (against game results) before and after.
 //!
 //! `data` reads the lines into flat arrays (and filters them); this file fits the weights.

@@ -74,6 +74,8 @@ pub enum ParseError {
     Empty,
     Unknown(String),
     Invalid(String),
+    /// A malformed `position` command: the session then holds no position.
+    Position(String),
 }
 
 impl fmt::Display for ParseError {
@@ -81,7 +83,7 @@ impl fmt::Display for ParseError {
         match self {
             ParseError::Empty => write!(f, "empty line"),
             ParseError::Unknown(word) => write!(f, "unknown command '{word}'"),
-            ParseError::Invalid(message) => write!(f, "{message}"),
+            ParseError::Invalid(message) | ParseError::Position(message) => write!(f, "{message}"),
         }
     }
 }
@@ -180,7 +182,7 @@ fn parse_position(arguments: &[&str]) -> Result<Command, ParseError> {
     let moves = moves.iter().map(|word| word.to_string()).collect();
     match setup.first() {
         Some(&"startpos") if setup.len() == 1 => Ok(Command::Position { fen: None, moves }),
-        Some(&"startpos") => Err(ParseError::Invalid(format!(
+        Some(&"startpos") => Err(ParseError::Position(format!(
             "position startpos: unexpected '{}' (moves must follow the word 'moves')",
             quote(&setup[1..].join(" "))
         ))),
@@ -188,14 +190,14 @@ fn parse_position(arguments: &[&str]) -> Result<Command, ParseError> {
             fen: Some(setup[1..].join(" ")),
             moves,
         }),
-        Some(&"fen") => Err(ParseError::Invalid(
+        Some(&"fen") => Err(ParseError::Position(
             "position fen: the FEN is missing".into(),
         )),
-        Some(other) => Err(ParseError::Invalid(format!(
+        Some(other) => Err(ParseError::Position(format!(
             "position needs 'startpos' or 'fen <FEN>', not '{}'",
             quote(other)
         ))),
-        None => Err(ParseError::Invalid(
+        None => Err(ParseError::Position(
             "position needs 'startpos' or 'fen <FEN>'".into(),
         )),
     }

@@ -8,7 +8,12 @@
 //! latest to raise on `stop` / `ponderhit`. All output goes through `output.rs`.
 //!
 //! Bad input never changes state half-way and never ends the loop: it is reported in an
-//! `info string` and the previous state stays.
+//! `info string` and the previous state stays, with one exception: a `position` command that
+//! cannot be accepted (an unreadable or impossible FEN, an illegal move in its list, a
+//! malformed command) leaves no position at all rather than the previous one, so the next
+//! `go` answers `bestmove (none)` instead of a move of another position, and `go perft`, `d`
+//! and `eval` say there is no position. A castling right or en passant square that the
+//! position cannot have is dropped (with an `info string`) and the position accepted.
 
 pub mod command;
 pub mod engine_thread;
@@ -33,6 +38,9 @@ use crate::types::Color;
 
 /// How long `quit` waits for a running search to print its `bestmove` before exiting anyway.
 const QUIT_PATIENCE: Duration = Duration::from_millis(1500);
+/// What `go`, `d` and `eval` say after a refused `position` command.
+const NO_POSITION: &str = "no valid position is set (the last position command was refused); \
+                           send a new position";
 /// Deepest `go perft` accepted (deeper would run for hours).
 const MAX_PERFT_DEPTH: u32 = 10;
 
@@ -67,7 +75,8 @@ enum Flow {
 struct Session {
     output: Output,
     options: Options,
-    position: Position,
+    /// `None` after a refused `position` command, until the next valid one.
+    position: Option<Position>,
     debug: bool,
     engine: EngineThread,
     /// The latest search's signals, to raise on `stop` and `ponderhit`.
@@ -82,7 +91,7 @@ impl Session {
             engine: EngineThread::spawn(options.hash_mb, output),
             output,
             options,
-            position: Position::startpos(),
+            position: Some(Position::startpos()),
             debug: false,
             active: None,
         }
@@ -97,6 +106,10 @@ impl Session {
         match line.parse::<Command>() {
             Ok(command) => self.execute(command, received),
             Err(ParseError::Empty) => Flow::Continue,
+            Err(ParseError::Position(message)) => {
+                self.refuse_position(&message);
+                Flow::Continue
+            }
             Err(error) => {
                 self.output.info_string(&error.to_string());
                 Flow::Continue
@@ -115,7 +128,7 @@ impl Session {
                 }
             }
             Command::UciNewGame => {
-                self.position = Position::startpos();
+                self.position = Some(Position::startpos());
                 self.engine.send(Job::NewGame);
             }
             Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
@@ -130,12 +143,20 @@ impl Session {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Debug(on) => self.debug = on,
             Command::Display => {
-                for line in setup::display(&self.position) {
+                let Some(position) = &self.position else {
+                    self.output.info_string(NO_POSITION);
+                    return Flow::Continue;
+                };
+                for line in setup::display(position) {
                     self.output.line(&line);
                 }
             }
             Command::Eval => {
-                for line in crate::eval::describe(&self.position).lines() {
+                let Some(position) = &self.position else {
+                    self.output.info_string(NO_POSITION);
+                    return Flow::Continue;
+                };
+                for line in crate::eval::describe(position).lines() {
                     self.output.line(line);
                 }
             }
@@ -171,12 +192,48 @@ impl Session {
                 for problem in &result.problems {
                     self.output.info_string(problem);
                 }
-                self.position = result.position;
+                self.position = Some(result.position);
             }
-            Err(error) => self.output.info_string(&format!(
-                "position ignored, the previous one is kept: {error}"
-            )),
+            Err(error) => self.refuse_position(&error),
         }
+    }
+
+    /// A `position` command that cannot be accepted: no position until the next valid one.
+    fn refuse_position(&mut self, reason: &str) {
+        self.position = None;
+        self.output.info_string(&format!(
+            "position refused, no position is set until a valid one: {reason}"
+        ));
+    }
+
+    /// `go` while no position is set: `go perft` just says so; a search says so and answers
+    /// `bestmove (none)` through the search thread like any position without legal moves, so
+    /// it comes after the `bestmove` of a search still running and, under `go infinite` or
+    /// `go ponder`, only on `stop` or `ponderhit`.
+    fn go_without_position(&mut self, go: &GoCommand, received: Instant) {
+        self.output.info_string(NO_POSITION);
+        if go.perft.is_some() {
+            return;
+        }
+        if self.engine.is_busy() {
+            self.stop_search();
+        }
+        // Through the engine thread like any search, so `bestmove (none)` comes in order and
+        // `go infinite` / `go ponder` still wait for `stop`.
+        let signals = Arc::new(SearchSignals::new());
+        self.active = Some(Arc::clone(&signals));
+        self.engine.send(Job::Go(Box::new(GoJob {
+            position: setup::no_legal_move_position(),
+            limits: Limits {
+                infinite: go.infinite,
+                ponder: go.ponder,
+                start: received,
+                ..Limits::new()
+            },
+            signals,
+            strength: self.options.strength.strength(),
+            show_wdl: self.options.show_wdl,
+        })));
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -190,13 +247,18 @@ impl Session {
                 .output
                 .info_string(&format!("setoption ignored: {error}")),
         }
-        if name.split_whitespace().collect::<Vec<_>>() == ["UCI_Chess960"] {
-            self.position
-                .set_chess960(self.options.chess960 || self.position.is_chess960());
+        if name.split_whitespace().collect::<Vec<_>>() == ["UCI_Chess960"]
+            && let Some(position) = &mut self.position
+        {
+            position.set_chess960(self.options.chess960 || position.is_chess960());
         }
     }
 
     fn go(&mut self, go: GoCommand, received: Instant) {
+        let Some(position) = &self.position else {
+            return self.go_without_position(&go, received);
+        };
+        let position = position.clone();
         for warning in &go.warnings {
             self.output.info_string(warning);
         }
@@ -213,7 +275,7 @@ impl Session {
                 return;
             }
             self.engine.send(Job::Perft {
-                position: Box::new(self.position.clone()),
+                position: Box::new(position),
                 depth,
             });
             return;
@@ -230,7 +292,7 @@ impl Session {
         let signals = Arc::new(SearchSignals::new());
         self.active = Some(Arc::clone(&signals));
         self.engine.send(Job::Go(Box::new(GoJob {
-            position: self.position.clone(),
+            position,
             limits,
             signals,
             strength: self.options.strength.strength(),
@@ -240,13 +302,17 @@ impl Session {
 
     /// Turns `go` arguments into search limits for the current position and options.
     fn limits(&self, go: &GoCommand, received: Instant) -> Limits {
-        let (remaining, increment) = match self.position.side_to_move() {
+        let position = self
+            .position
+            .as_ref()
+            .expect("go returns early without a position");
+        let (remaining, increment) = match position.side_to_move() {
             Color::White => (go.wtime, go.winc),
             Color::Black => (go.btime, go.binc),
         };
         // A clock for the other side only (a GUI slip): assume ours reads the same rather
         // than searching without end.
-        let other = match self.position.side_to_move() {
+        let other = match position.side_to_move() {
             Color::White => go.btime,
             Color::Black => go.wtime,
         };
@@ -285,10 +351,10 @@ impl Session {
             }
             valid
         });
-        let chess960 = self.position.is_chess960();
+        let chess960 = position.is_chess960();
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match setup::find_move(&self.position, text, chess960) {
+            match position.find_uci_move(text, chess960) {
                 Some(mv) => searchmoves.push(mv),
                 None => self.output.info_string(&format!(
                     "searchmoves: '{}' is not a legal move here, ignored",

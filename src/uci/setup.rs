@@ -1,33 +1,15 @@
 //! From `position` text to a `Position`, and back to text for `d`.
 //!
-//! Moves arrive as UCI text and are matched against the legal moves of the position, so
-//! nothing illegal ever reaches `make_move`. Castling is accepted in both spellings: the one
-//! the current mode writes (`e1g1`, or king-takes-rook `e1h1` under UCI_Chess960) first, the
-//! other as a fallback for castling moves only, so a GUI that mixes them still works and an
-//! ordinary king move is never mistaken for castling.
+//! Moves arrive as UCI text and are matched against the legal moves of the position by
+//! `Position::find_uci_move` (castling in both spellings), so nothing illegal ever reaches
+//! `make_move`.
 
-use crate::fen::START_FEN;
-use crate::geometry::{can_attack, step_between};
-use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{Color, PieceType, Square, make_square, square_name};
+use crate::position::fen::START_FEN;
+use crate::types::{Color, make_square, square_name};
 
-/// The legal move written `text` here, if any.
-pub fn find_move(pos: &Position, text: &str, chess960: bool) -> Option<Move> {
-    let text = text.to_ascii_lowercase();
-    let legal = pos.legal_moves();
-    legal
-        .iter()
-        .find(|mv| mv.to_uci(chess960) == text)
-        .or_else(|| {
-            legal
-                .iter()
-                .find(|mv| mv.is_castle() && mv.to_uci(!chess960) == text)
-        })
-        .copied()
-}
-
-/// The outcome of a `position` command: the position to use and what went wrong on the way.
+/// The outcome of a `position` command: the position to use and what was dropped from the
+/// FEN on the way (one message per dropped castling right or en passant square).
 pub struct Setup {
     pub position: Position,
     pub problems: Vec<String>,
@@ -35,71 +17,36 @@ pub struct Setup {
 
 /// Builds the position for `position startpos|fen … moves …`.
 ///
-/// A bad FEN gives `Err` (the caller keeps its previous position). A bad move ends the replay
-/// there: the position before it stands, and the problem is reported.
+/// The FEN is read leniently (`Position::from_fen_lenient`): an impossible castling right or
+/// en passant square is dropped and reported, and the position stands. A FEN that cannot be
+/// accepted at all, or a move in the list that is not legal where it is played, refuses the
+/// whole command (`Err`): the caller then holds no position, never the previous one nor the
+/// part of the list before the bad move, so a later `go` cannot answer for another position.
 pub fn setup(fen: Option<&str>, moves: &[String], chess960_option: bool) -> Result<Setup, String> {
-    let mut position =
-        Position::from_fen(fen.unwrap_or(START_FEN)).map_err(|error| error.to_string())?;
+    let (mut position, problems) =
+        Position::from_fen_lenient(fen.unwrap_or(START_FEN)).map_err(|error| error.to_string())?;
     position.set_chess960(chess960_option || position.is_chess960());
     let chess960 = position.is_chess960();
-    let mut problems = Vec::new();
     for (index, text) in moves.iter().enumerate() {
-        match find_move(&position, text, chess960) {
+        match position.find_uci_move(text, chess960) {
             Some(mv) => position.make_move(mv),
             None => {
-                problems.push(format!(
-                    "illegal or unknown move '{}' (move {} of the list) in {}; the position \
-                     before it is kept",
+                return Err(format!(
+                    "illegal or unknown move '{}' (move {} of the list) in {}",
                     super::command::quote(text),
                     index + 1,
                     position.to_fen()
                 ));
-                break;
             }
         }
     }
     Ok(Setup { position, problems })
 }
 
-/// The squares of the pieces giving check to the side to move.
-pub fn checkers(pos: &Position) -> Vec<Square> {
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let king = pos.king_square(us);
-    let mut found = Vec::new();
-    for &origin in pos.squares(them, PieceType::Pawn) {
-        let forward = them.forward();
-        let attacks = [origin as i32 + forward - 1, origin as i32 + forward + 1];
-        if attacks.contains(&(king as i32)) {
-            found.push(origin);
-        }
-    }
-    for &origin in pos.squares(them, PieceType::Knight) {
-        if can_attack(PieceType::Knight, origin, king) {
-            found.push(origin);
-        }
-    }
-    for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-        for &origin in pos.squares(them, kind) {
-            if can_attack(kind, origin, king) && path_is_clear(pos, origin, king) {
-                found.push(origin);
-            }
-        }
-    }
-    found.sort_unstable();
-    found
-}
-
-fn path_is_clear(pos: &Position, from: Square, to: Square) -> bool {
-    let step = step_between(from, to);
-    let mut square = from as i32 + step;
-    while square != to as i32 {
-        if !pos.piece_at(square as Square).is_none() {
-            return false;
-        }
-        square += step;
-    }
-    true
+/// A position without legal moves (a stalemate), for `go` when no valid position is set: the
+/// search thread answers it with `bestmove (none)` like any position without moves.
+pub fn no_legal_move_position() -> Position {
+    Position::from_fen("k7/8/1Q6/8/8/8/8/K7 b - - 0 1").expect("the stalemate FEN is valid")
 }
 
 /// The `d` text: the board (white at the bottom), FEN, key and checkers.
@@ -125,7 +72,7 @@ pub fn display(pos: &Position) -> Vec<String> {
     lines.push(String::new());
     lines.push(format!("Fen: {}", pos.to_fen()));
     lines.push(format!("Key: {:016X}", pos.key()));
-    let checkers: Vec<String> = checkers(pos).into_iter().map(square_name).collect();
+    let checkers: Vec<String> = pos.checkers().into_iter().map(square_name).collect();
     lines.push(format!("Checkers: {}", checkers.join(" ")));
     lines.push(format!(
         "Side to move: {}",
@@ -157,24 +104,40 @@ mod tests {
     }
 
     #[test]
-    fn an_illegal_move_stops_the_replay() {
+    fn an_illegal_move_refuses_the_whole_position() {
         let moves = strings(&["e2e4", "e7e5", "e1e3", "d2d4"]);
-        let result = setup(None, &moves, false).expect("start position");
-        assert_eq!(result.problems.len(), 1);
-        assert!(
-            result.problems[0].contains("'e1e3'"),
-            "{}",
-            result.problems[0]
-        );
-        assert_eq!(
-            result.position.to_fen(),
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
-        );
+        let error = setup(None, &moves, false).err().expect("refused");
+        assert!(error.contains("'e1e3'"), "{error}");
+        assert!(error.contains("move 3 of the list"), "{error}");
         for garbage in ["", "e2", "e2e9", "zzzz", "e7e8q", "0000"] {
-            let result = setup(None, &strings(&[garbage]), false).expect("start position");
-            assert_eq!(result.problems.len(), 1, "'{garbage}'");
-            assert_eq!(result.position.history().len(), 0);
+            assert!(
+                setup(None, &strings(&[garbage]), false).is_err(),
+                "'{garbage}'"
+            );
         }
+    }
+
+    #[test]
+    fn impossible_castling_rights_and_en_passant_squares_are_dropped() {
+        let result = setup(Some("4k3/8/8/8/8/8/8/4K3 w K - 0 1"), &[], false).expect("accepted");
+        assert_eq!(result.position.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(result.problems.len(), 1);
+        assert!(result.problems[0].contains("'K'"), "{}", result.problems[0]);
+        let result = setup(
+            Some("4k3/8/8/8/8/8/8/4K3 w - e6 0 1"),
+            &strings(&["e1e2"]),
+            false,
+        )
+        .expect("accepted");
+        assert_eq!(result.position.to_fen(), "4k3/8/8/8/8/8/4K3/8 b - - 1 1");
+        assert_eq!(result.problems.len(), 1);
+        assert!(result.problems[0].contains("e6"), "{}", result.problems[0]);
+    }
+
+    #[test]
+    fn the_stand_in_position_has_no_legal_move() {
+        let position = no_legal_move_position();
+        assert!(position.is_stalemate());
     }
 
     #[test]
@@ -189,6 +152,8 @@ mod tests {
             .is_err()
         );
         assert!(setup(Some("8/8/8/8/8/8/8/8 w - - 0 1"), &[], false).is_err());
+        assert!(setup(Some("4k3/8/8/8/8/8/8/4K3 w - e9 0 1"), &[], false).is_err());
+        assert!(setup(Some("4k2Q/8/8/8/8/8/8/4K3 w - - 0 1"), &[], false).is_err());
         let four_fields = setup(Some("4k3/8/8/8/8/8/8/4K2R w K -"), &[], false);
         assert!(four_fields.is_ok());
     }
@@ -222,10 +187,10 @@ mod tests {
     fn checkers_and_display() {
         let double = Position::from_fen("4k3/8/8/8/7b/8/4r3/4K3 w - - 0 1").expect("fen");
         // The rook on e2 checks; the bishop on h4 checks along h4-e1.
-        let names: Vec<String> = checkers(&double).into_iter().map(square_name).collect();
+        let names: Vec<String> = double.checkers().into_iter().map(square_name).collect();
         assert_eq!(names, vec!["e2", "h4"]);
         let pawn = Position::from_fen("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1").expect("fen");
-        assert_eq!(checkers(&pawn).len(), 1);
+        assert_eq!(pawn.checkers().len(), 1);
         let lines = display(&Position::startpos());
         assert!(lines.contains(&" | r | n | b | q | k | b | n | r | 8".to_string()));
         assert!(

@@ -12,8 +12,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use ox88::fen::START_FEN;
 use ox88::position::Position;
+use ox88::position::fen::START_FEN;
 
 /// Long enough for any single answer on a loaded two-core machine.
 pub const PATIENCE: Duration = Duration::from_secs(20);

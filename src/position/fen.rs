@@ -4,12 +4,14 @@
 //! `FenError` naming the problem; it never panics. Accepted: 4 fields (no clocks), 5 or 6
 //! fields; castling as `KQkq`, as rook file letters (`HAha`, Shredder-FEN) or a mix (X-FEN:
 //! `K` means the outermost rook on the king side).
+//!
+//! `from_fen` is strict (the CLI, tools, tests); `from_fen_lenient`, for the UCI `position`
+//! command, drops an impossible castling right or en passant square as Stockfish does and
+//! lists what it dropped.
 
 use std::fmt;
 
-use crate::position::{
-    BLACK_KING_SIDE, BLACK_QUEEN_SIDE, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE,
-};
+use super::{BLACK_KING_SIDE, BLACK_QUEEN_SIDE, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE};
 use crate::types::{
     Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, parse_square, rank_of,
     square_name,
@@ -96,44 +98,18 @@ fn color_name(color: Color) -> &'static str {
 }
 
 impl Position {
+    /// Parses a FEN strictly: every problem is an error (for the CLI, tools and tests).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
-            return Err(FenError::FieldCount(fields.len()));
-        }
-        let mut pos = Position::empty();
-        parse_board(&mut pos, fields[0])?;
+        parse(fen, false).map(|(pos, _)| pos)
+    }
 
-        pos.side = match fields[1] {
-            "w" | "W" => Color::White,
-            "b" | "B" => Color::Black,
-            other => return Err(FenError::SideToMove(other.to_string())),
-        };
-        parse_castling(&mut pos, fields[2])?;
-        parse_en_passant(&mut pos, fields[3])?;
-        if let Some(text) = fields.get(4) {
-            pos.halfmove_clock = text
-                .parse()
-                .map_err(|_| FenError::Clock(text.to_string()))?;
-        }
-        if let Some(text) = fields.get(5) {
-            let number: u16 = text
-                .parse()
-                .map_err(|_| FenError::Clock(text.to_string()))?;
-            pos.fullmove_number = number.max(1);
-        }
-
-        if pos.is_attacked(pos.king_square(pos.side.flip()), pos.side) {
-            return Err(FenError::OpponentInCheck);
-        }
-        if pos.side == Color::Black {
-            pos.key ^= KEYS.black_to_move;
-        }
-        pos.key ^= KEYS.castling[pos.castling as usize];
-        if pos.en_passant != NO_SQUARE {
-            pos.key ^= KEYS.en_passant_file[file_of(pos.en_passant) as usize];
-        }
-        Ok(pos)
+    /// Parses a FEN as a GUI sends it, as Stockfish does: a castling right whose king or
+    /// rook is not where it needs to be, and an en passant square that no pawn can just have
+    /// double-stepped past, are dropped, each with a message saying so. Everything else that
+    /// `from_fen` refuses (unreadable fields, a missing or extra king, pawns on the back
+    /// ranks, the side not to move in check ...) is still an error.
+    pub fn from_fen_lenient(fen: &str) -> Result<(Position, Vec<String>), FenError> {
+        parse(fen, true)
     }
 
     pub fn to_fen(&self) -> String {
@@ -223,6 +199,49 @@ impl Position {
     }
 }
 
+/// The FEN parser; with `lenient`, impossible castling rights and en passant squares are
+/// dropped (and listed) instead of refused.
+fn parse(fen: &str, lenient: bool) -> Result<(Position, Vec<String>), FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if !(4..=6).contains(&fields.len()) {
+        return Err(FenError::FieldCount(fields.len()));
+    }
+    let mut dropped = Vec::new();
+    let mut pos = Position::empty();
+    parse_board(&mut pos, fields[0])?;
+
+    pos.side = match fields[1] {
+        "w" | "W" => Color::White,
+        "b" | "B" => Color::Black,
+        other => return Err(FenError::SideToMove(other.to_string())),
+    };
+    parse_castling(&mut pos, fields[2], lenient, &mut dropped)?;
+    parse_en_passant(&mut pos, fields[3], lenient, &mut dropped)?;
+    if let Some(text) = fields.get(4) {
+        pos.halfmove_clock = text
+            .parse()
+            .map_err(|_| FenError::Clock(text.to_string()))?;
+    }
+    if let Some(text) = fields.get(5) {
+        let number: u16 = text
+            .parse()
+            .map_err(|_| FenError::Clock(text.to_string()))?;
+        pos.fullmove_number = number.max(1);
+    }
+
+    if pos.is_attacked(pos.king_square(pos.side.flip()), pos.side) {
+        return Err(FenError::OpponentInCheck);
+    }
+    if pos.side == Color::Black {
+        pos.key ^= KEYS.black_to_move;
+    }
+    pos.key ^= KEYS.castling[pos.castling as usize];
+    if pos.en_passant != NO_SQUARE {
+        pos.key ^= KEYS.en_passant_file[file_of(pos.en_passant) as usize];
+    }
+    Ok((pos, dropped))
+}
+
 fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {
@@ -282,7 +301,13 @@ fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_castling(pos: &mut Position, text: &str) -> Result<(), FenError> {
+/// With `lenient`, a right whose king or rook is missing goes to `dropped` instead of failing.
+fn parse_castling(
+    pos: &mut Position,
+    text: &str,
+    lenient: bool,
+    dropped: &mut Vec<String>,
+) -> Result<(), FenError> {
     if text == "-" {
         return Ok(());
     }
@@ -297,11 +322,13 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), FenError> {
         };
         let back_rank = if color == Color::White { 0 } else { 7 };
         let king = pos.king_square(color);
-        if rank_of(king) != back_rank {
-            return Err(FenError::CastlingWithoutRook(letter));
-        }
         let rook_piece = Piece::new(color, PieceType::Rook);
-        let rook = match letter.to_ascii_lowercase() {
+        let lower = letter.to_ascii_lowercase();
+        if !matches!(lower, 'k' | 'q' | 'a'..='h') {
+            return Err(FenError::Castling(text.to_string()));
+        }
+        let rook = match lower {
+            _ if rank_of(king) != back_rank => None,
             'k' => (file_of(king) + 1..8)
                 .rev()
                 .map(|file| make_square(file, back_rank))
@@ -314,8 +341,17 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), FenError> {
                 (pos.board[sq as usize] == rook_piece && sq != king).then_some(sq)
             }
             _ => return Err(FenError::Castling(text.to_string())),
-        }
-        .ok_or(FenError::CastlingWithoutRook(letter))?;
+        };
+        let Some(rook) = rook else {
+            if !lenient {
+                return Err(FenError::CastlingWithoutRook(letter));
+            }
+            dropped.push(format!(
+                "castling right '{letter}' dropped: the {} king or its rook is not where it needs them",
+                color_name(color)
+            ));
+            continue;
+        };
         let king_side = rook > king;
         let (bit, slot) = match (color, king_side) {
             (Color::White, true) => (WHITE_KING_SIDE, 0),
@@ -343,29 +379,31 @@ fn parse_castling(pos: &mut Position, text: &str) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_en_passant(pos: &mut Position, text: &str) -> Result<(), FenError> {
+/// With `lenient`, a well-formed square that no pawn can just have passed goes to `dropped`
+/// instead of failing.
+fn parse_en_passant(
+    pos: &mut Position,
+    text: &str,
+    lenient: bool,
+    dropped: &mut Vec<String>,
+) -> Result<(), FenError> {
     if text == "-" {
         return Ok(());
     }
     let invalid = || FenError::EnPassant(text.to_string());
     let sq: Square = parse_square(text).ok_or_else(invalid)?;
-    let us = pos.side;
-    let them = us.flip();
-    // The square must be on the sixth rank (from the mover's side), empty, with the enemy pawn
-    // that just double-stepped in front of it and its start square empty.
-    if us.relative_rank(sq) != 5 {
-        return Err(invalid());
-    }
-    let pawn_square = (sq as i32 - us.forward()) as Square;
-    let start_square = (sq as i32 + us.forward()) as Square;
-    if pos.board[pawn_square as usize] != Piece::new(them, PieceType::Pawn)
-        || !pos.board[sq as usize].is_none()
-        || !pos.board[start_square as usize].is_none()
-    {
-        return Err(invalid());
+    if !en_passant_is_possible(pos, sq) {
+        if !lenient {
+            return Err(invalid());
+        }
+        dropped.push(format!(
+            "en passant square {text} dropped: no pawn can just have double-stepped past it"
+        ));
+        return Ok(());
     }
     // Same convention as make_move: keep it only when one of our pawns can take.
-    let our_pawn = Piece::new(us, PieceType::Pawn);
+    let pawn_square = (sq as i32 - pos.side.forward()) as Square;
+    let our_pawn = Piece::new(pos.side, PieceType::Pawn);
     let capturable = [-1, 1].iter().any(|side_step| {
         let beside = pawn_square as i32 + side_step;
         crate::types::on_board(beside) && pos.board[beside as usize] == our_pawn
@@ -374,6 +412,22 @@ fn parse_en_passant(pos: &mut Position, text: &str) -> Result<(), FenError> {
         pos.en_passant = sq;
     }
     Ok(())
+}
+
+/// Could the side not to move just have double-stepped past `sq`?
+fn en_passant_is_possible(pos: &Position, sq: Square) -> bool {
+    let us = pos.side;
+    let them = us.flip();
+    // The square must be on the sixth rank (from the mover's side), empty, with the enemy pawn
+    // that just double-stepped in front of it and its start square empty.
+    if us.relative_rank(sq) != 5 {
+        return false;
+    }
+    let pawn_square = (sq as i32 - us.forward()) as Square;
+    let start_square = (sq as i32 + us.forward()) as Square;
+    pos.board[pawn_square as usize] == Piece::new(them, PieceType::Pawn)
+        && pos.board[sq as usize].is_none()
+        && pos.board[start_square as usize].is_none()
 }
 
 #[cfg(test)]
@@ -473,9 +527,98 @@ mod tests {
             "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
             "4k3/8/8/8/8/8/8/4K3 w - - x 1",
             "4k3/8/8/8/8/8/8/4K3 w - - 0 -3",
-            "4k3/8/8/8/8/8/8/4K3 w KK - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w KK - 0 1",
         ] {
             assert!(Position::from_fen(fen).is_err(), "{fen} should be rejected");
+        }
+    }
+
+    #[test]
+    fn lenient_parsing_drops_impossible_castling_rights() {
+        let cases = [
+            (
+                "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+                vec!['K'],
+            ),
+            (
+                "r3k3/8/8/8/8/8/8/R3K3 w KQkq - 0 1",
+                "r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1",
+                vec!['K', 'k'],
+            ),
+            // The white king is off its back rank, so neither right can stay.
+            (
+                "4k3/8/8/8/8/8/4K3/R6R w KQ - 0 1",
+                "4k3/8/8/8/8/8/4K3/R6R w - - 0 1",
+                vec!['K', 'Q'],
+            ),
+        ];
+        for (fen, expected, letters) in cases {
+            let (pos, dropped) = Position::from_fen_lenient(fen).expect(fen);
+            assert_eq!(pos.to_fen(), expected);
+            assert_eq!(pos, Position::from_fen(expected).expect(expected), "{fen}");
+            pos.verify().expect("consistent");
+            assert_eq!(dropped.len(), letters.len(), "{fen}: {dropped:?}");
+            for (message, letter) in dropped.iter().zip(letters) {
+                assert!(message.contains(&format!("'{letter}'")), "{message}");
+            }
+            assert!(matches!(
+                Position::from_fen(fen),
+                Err(FenError::CastlingWithoutRook(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn lenient_parsing_drops_impossible_en_passant_squares() {
+        for (fen, square) in [
+            // No black pawn on d5 that could just have come from d7.
+            ("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1", "d6"),
+            // The wrong rank for white to move.
+            ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "e3"),
+            // The start square of the double step is occupied.
+            ("4k3/3b4/8/3pP3/8/8/8/4K3 w - d6 0 1", "d6"),
+        ] {
+            let (pos, dropped) = Position::from_fen_lenient(fen).expect(fen);
+            assert_eq!(pos.en_passant_square(), None);
+            assert_eq!(dropped.len(), 1, "{fen}: {dropped:?}");
+            assert!(dropped[0].contains(square), "{}", dropped[0]);
+            pos.verify().expect("consistent");
+            assert!(Position::from_fen(fen).is_err(), "{fen} is strict-invalid");
+        }
+        // A possible square is kept, and nothing is reported.
+        let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        let (pos, dropped) = Position::from_fen_lenient(fen).expect(fen);
+        assert!(dropped.is_empty());
+        assert_eq!(pos.to_fen(), fen);
+    }
+
+    #[test]
+    fn lenient_parsing_still_refuses_what_cannot_be_a_position() {
+        for fen in [
+            "8/8/8/8/8/8/8/K6k",
+            "4k3/8/8/8/8/8/8/4K3 w - e9 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w KZ - 0 1",
+            "4k3/8/8/8/8/8/8/4K2R w KK - 0 1",
+            "4k3/8/8/8/8/8/8/4KK2 w - - 0 1",
+            "4k3/8/8/8/8/8/8/8 w - - 0 1",
+            "k6R/8/8/8/8/8/8/K7 w - - 0 1",
+            "P6k/8/8/8/8/8/8/K7 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 x - - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+        ] {
+            assert!(
+                Position::from_fen_lenient(fen).is_err(),
+                "{fen} should be refused"
+            );
+        }
+        for fen in [
+            START_FEN,
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ] {
+            let (pos, dropped) = Position::from_fen_lenient(fen).expect(fen);
+            assert!(dropped.is_empty());
+            assert_eq!(pos, Position::from_fen(fen).expect(fen));
         }
     }
 }

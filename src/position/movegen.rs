@@ -14,11 +14,12 @@
 
 use arrayvec::ArrayVec;
 
+use super::attacks::between;
+use super::{BLACK_KING_SIDE, Position, WHITE_KING_SIDE};
 use crate::geometry::{
     BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS, can_attack, step_between,
 };
 use crate::moves::{Move, MoveList, flag};
-use crate::position::{BLACK_KING_SIDE, Position, WHITE_KING_SIDE};
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, on_board};
 
 /// Which moves to generate. `Noisy` is captures (en passant included) and all promotions;
@@ -222,37 +223,26 @@ impl Position {
                 if !can_attack(kind, slider, king) {
                     continue;
                 }
-                let step = step_between(king, slider);
-                let mut sq = king as i32 + step;
-                let mut blocker = NO_SQUARE;
-                let mut blocked_twice = false;
-                while sq != slider as i32 {
-                    if !self.board[sq as usize].is_none() {
-                        if blocker != NO_SQUARE {
-                            blocked_twice = true;
-                            break;
-                        }
-                        blocker = sq as Square;
-                    }
-                    sq += step;
-                }
-                if blocked_twice {
+                let mut blockers =
+                    between(king, slider).filter(|&sq| !self.board[sq as usize].is_none());
+                let blocker = blockers.next();
+                if blocker.is_some() && blockers.next().is_some() {
                     continue;
                 }
-                if blocker == NO_SQUARE {
-                    context.checkers += 1;
-                    // The checker and every square between it and the king.
-                    let mut sq = king as i32 + step;
-                    loop {
-                        context.targets |= bit(sq as Square);
-                        if sq == slider as i32 {
-                            break;
+                match blocker {
+                    None => {
+                        context.checkers += 1;
+                        // The checker and every square between it and the king.
+                        context.targets |= bit(slider);
+                        for sq in between(king, slider) {
+                            context.targets |= bit(sq);
                         }
-                        sq += step;
                     }
-                } else if self.board[blocker as usize].color() == us {
-                    context.pinned |= bit(blocker);
-                    context.pins.push((blocker, step));
+                    Some(blocker) if self.board[blocker as usize].color() == us => {
+                        context.pinned |= bit(blocker);
+                        context.pins.push((blocker, step_between(king, slider)));
+                    }
+                    Some(_) => {}
                 }
             }
         }
@@ -352,47 +342,10 @@ impl Position {
     /// filled?
     fn en_passant_is_legal(&self, context: &Context, from: Square, to: Square) -> bool {
         let victim = (to as i32 - context.us.forward()) as Square;
-        let king = context.king;
-        let occupied = |sq: Square| -> bool {
-            if sq == from || sq == victim {
-                false
-            } else if sq == to {
-                true
-            } else {
-                !self.board[sq as usize].is_none()
-            }
+        let empty = |sq: Square| {
+            sq == from || sq == victim || (sq != to && self.board[sq as usize].is_none())
         };
-        let clear = |a: Square, b: Square| -> bool {
-            let step = step_between(a, b);
-            let mut sq = a as i32 + step;
-            while sq != b as i32 {
-                if occupied(sq as Square) {
-                    return false;
-                }
-                sq += step;
-            }
-            true
-        };
-        for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
-            for &slider in self.squares(context.them, kind) {
-                if can_attack(kind, slider, king) && clear(king, slider) {
-                    return false;
-                }
-            }
-        }
-        for &knight in self.squares(context.them, PieceType::Knight) {
-            if can_attack(PieceType::Knight, knight, king) {
-                return false;
-            }
-        }
-        let enemy_pawn = Piece::new(context.them, PieceType::Pawn);
-        for side_step in [-1, 1] {
-            let sq = king as i32 + context.us.forward() + side_step;
-            if on_board(sq) && sq as Square != victim && self.board[sq as usize] == enemy_pawn {
-                return false;
-            }
-        }
-        true
+        !self.scan_attackers(context.king, context.them, empty, |_, _| true)
     }
 
     #[inline(always)]

@@ -1,0 +1,142 @@
+//! Attacks on a square: the one scan along 0x88 rays that the position (check), move
+//! generation (king safety, castling, en passant, pins), static exchange evaluation and the
+//! `d` command's checker list share.
+//!
+//! There are no attack bitboards on a 0x88 board. A piece attacks a square when the difference
+//! table (`geometry::can_attack`) says its kind reaches it from where it stands and, for a
+//! slider, every square `between` them is empty. What counts as empty is a parameter: callers
+//! that play something out without touching the board (a king stepping away, castling with
+//! king and rook lifted, en passant removing two pawns, the captures of an exchange) pass a
+//! predicate that treats some squares as vacated or filled. A piece on a square the predicate
+//! calls empty neither attacks nor blocks.
+//!
+//! The scan is generic and always inlined, so each caller's predicate and visitor compile
+//! into a loop of its own, as tight as a hand-written one.
+
+use super::Position;
+use crate::geometry::{can_attack, step_between};
+use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, on_board};
+
+/// The squares strictly between `from` and `to`, walked from `from` towards `to`. The two
+/// must share a rank, file or diagonal (`can_attack` for a slider says they do).
+#[derive(Clone, Debug)]
+pub struct Between {
+    next: Square,
+    /// The step as a wrapping byte: 0x88 squares fit a byte, so the walk stays in one.
+    step: u8,
+    end: Square,
+}
+
+/// The squares strictly between two aligned squares; see `Between`.
+#[inline(always)]
+pub fn between(from: Square, to: Square) -> Between {
+    let step = step_between(from, to) as u8;
+    debug_assert!(step != 0, "between needs two squares on one line");
+    Between {
+        next: from.wrapping_add(step),
+        step,
+        end: to,
+    }
+}
+
+impl Iterator for Between {
+    type Item = Square;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.next == self.end {
+            return None;
+        }
+        let square = self.next;
+        self.next = self.next.wrapping_add(self.step);
+        Some(square)
+    }
+}
+
+impl Position {
+    /// Calls `visit(square, kind)` for each piece of `by` that attacks `target`, least valuable
+    /// first (pawns, knights, bishops, rooks, queens, king), until `visit` returns true; says
+    /// whether it did. `empty(square)` says whether a square counts as empty (see the module
+    /// doc); on the board as it is, that is `piece_at(square).is_none()`.
+    #[inline(always)]
+    pub fn scan_attackers(
+        &self,
+        target: Square,
+        by: Color,
+        empty: impl Fn(Square) -> bool,
+        mut visit: impl FnMut(Square, PieceType) -> bool,
+    ) -> bool {
+        let pawn = Piece::new(by, PieceType::Pawn);
+        let back = target as i32 - by.forward();
+        for side_step in [-1, 1] {
+            let origin = back + side_step;
+            if on_board(origin)
+                && self.board[origin as usize] == pawn
+                && !empty(origin as Square)
+                && visit(origin as Square, PieceType::Pawn)
+            {
+                return true;
+            }
+        }
+        for &origin in self.squares(by, PieceType::Knight) {
+            if can_attack(PieceType::Knight, origin, target)
+                && !empty(origin)
+                && visit(origin, PieceType::Knight)
+            {
+                return true;
+            }
+        }
+        for kind in [PieceType::Bishop, PieceType::Rook, PieceType::Queen] {
+            for &origin in self.squares(by, kind) {
+                if can_attack(kind, origin, target)
+                    && !empty(origin)
+                    && between(origin, target).all(&empty)
+                    && visit(origin, kind)
+                {
+                    return true;
+                }
+            }
+        }
+        let king = self.king_square(by);
+        can_attack(PieceType::King, king, target) && !empty(king) && visit(king, PieceType::King)
+    }
+
+    /// Is `sq` attacked by any piece of `by`? Uses the current board as it is.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_without(sq, by, NO_SQUARE, NO_SQUARE)
+    }
+
+    /// `is_attacked` as if the squares `lifted_a` and `lifted_b` were empty.
+    pub(crate) fn attacked_without(
+        &self,
+        sq: Square,
+        by: Color,
+        lifted_a: Square,
+        lifted_b: Square,
+    ) -> bool {
+        let empty = |square: Square| {
+            self.board[square as usize].is_none() || square == lifted_a || square == lifted_b
+        };
+        self.scan_attackers(sq, by, empty, |_, _| true)
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+
+    /// The squares of the pieces giving check to the side to move, in square order.
+    pub fn checkers(&self) -> Vec<Square> {
+        let us = self.side;
+        let mut found = Vec::new();
+        let empty = |square: Square| self.board[square as usize].is_none();
+        self.scan_attackers(self.king_square(us), us.flip(), empty, |square, _| {
+            found.push(square);
+            false
+        });
+        found.sort_unstable();
+        found
+    }
+}
