@@ -1,5 +1,5 @@
 //! The `engine perft` command line: output format and errors (exit code 2, one line on stderr);
-//! the same rule for the other tools' arguments (`datagen`, `bench`).
+//! the same rule for the other tools' arguments (`datagen`, `bench`, `tune`).
 
 use std::process::{Command, Output};
 
@@ -130,6 +130,14 @@ fn tool_arguments_the_machine_cannot_meet_exit_with_code_2_and_a_message() {
         (
             vec!["bench", "--depth", "0"],
             "bench depth 0 is out of range",
+        ),
+        (
+            vec!["tune", "no-such-data.txt", "--k", "NaN"],
+            "tune --k NaN must be a finite number above 0",
+        ),
+        (
+            vec!["tune", "no-such-data.txt", "--rate", "inf"],
+            "tune --rate inf must be",
         ),
     ] {
         let output = engine(&args);
