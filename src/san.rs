@@ -115,14 +115,16 @@ impl Position {
         }
         let legal = self.legal_moves();
 
-        // Coordinates: both castling forms (e1g1, e1h1) are accepted.
-        let lower = text.to_ascii_lowercase();
-        let coordinate: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|mv| mv.to_uci(false) == lower || mv.to_uci(true) == lower)
-            .collect();
-        if let Some(&mv) = coordinate.first() {
+        // Coordinates: both castling forms (e1g1, e1h1) are accepted. As written (lower case)
+        // they come first; in other cases only after exact SAN, since `B2b3` is the bishop
+        // on the second rank going to b3, not the pawn move b2b3.
+        let coordinate = |candidate: &str| {
+            legal
+                .iter()
+                .copied()
+                .find(|mv| mv.to_uci(false) == candidate || mv.to_uci(true) == candidate)
+        };
+        if let Some(mv) = coordinate(&text) {
             return Ok(mv);
         }
 
@@ -146,11 +148,16 @@ impl Position {
                 }
             }
         }
-        for candidates in [exact, folded] {
+        for (index, candidates) in [exact, folded].into_iter().enumerate() {
             match candidates.len() {
                 0 => {}
                 1 => return Ok(candidates[0]),
                 _ => return Err(SanError::Ambiguous(candidates)),
+            }
+            if index == 0
+                && let Some(mv) = coordinate(&text.to_ascii_lowercase())
+            {
+                return Ok(mv);
             }
         }
         if !unpromoted.is_empty() {
@@ -252,6 +259,22 @@ mod tests {
         assert_eq!(san_of(&mut promotion, "c7c8n"), "c8=N");
         let mut fools = pos("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
         assert_eq!(san_of(&mut fools, "d8h4"), "Qh4#");
+    }
+
+    #[test]
+    fn san_with_a_rank_is_not_read_as_a_coordinate_move() {
+        // Bishops on c2 and c4 both reach b3, so c2b3 is written B2b3; b2b3 is a pawn move.
+        let position = pos("rnbq1k1r/pp1Pbppp/1rp5/8/2B5/4q3/PPB1NnPP/RNBQK2R w KQ - 1 8");
+        let read = |text: &str| {
+            position
+                .parse_move_text(text)
+                .map(|mv| mv.to_uci(false))
+                .ok()
+        };
+        assert_eq!(read("B2b3").as_deref(), Some("c2b3"));
+        assert_eq!(read("B2xb3").as_deref(), Some("c2b3"));
+        assert_eq!(read("b2b3").as_deref(), Some("b2b3"));
+        assert_eq!(read("E1F1").as_deref(), Some("e1f1"));
     }
 
     #[test]
