@@ -13,7 +13,7 @@
 //! The generator is a seeded SplitMix64, so each case is reproducible from its index: a
 //! failure prints the case number and input, and `case_input(seed, index)` rebuilds it.
 //! `cargo test --release` runs 3,000 cases; `cargo test --release -- --ignored
-//! fuzz_inputs_million` runs 1,000,000 (about 6 minutes on one core; `FUZZ_CASES` and
+//! fuzz_inputs_million` runs 1,000,000 (392 s on one busy core; `FUZZ_CASES` and
 //! `FUZZ_SEED` change count and seed).
 
 use std::panic::{self, AssertUnwindSafe};
@@ -827,7 +827,7 @@ fn fuzz_inputs_quick() {
 }
 
 #[test]
-#[ignore = "1,000,000 cases: a few minutes; run with --ignored"]
+#[ignore = "1,000,000 cases: about 7 minutes; run with --ignored"]
 fn fuzz_inputs_million() {
     // FUZZ_SEED and FUZZ_CASES override the defaults, e.g. for a shorter debug-build run.
     let read = |name: &str| std::env::var(name).ok().and_then(|text| text.parse().ok());
