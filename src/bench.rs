@@ -14,6 +14,13 @@ use crate::search::{Limits, Score, SearchSignals, Searcher};
 /// Depth of `engine bench` without `--depth`: about 5–10 s for the whole set in release.
 pub const DEFAULT_DEPTH: i32 = 13;
 
+/// The total node count of `engine bench` at the default depth: the signature of this version.
+/// CI (`.ci/bench_signature.sh`) checks that `engine bench` prints it and that the last
+/// `Bench: N` line in the commit messages agrees, so a change of search or evaluation cannot slip
+/// in unannounced; `engine selftest` will compare a quick bench with it too. Change it, and write
+/// the new `Bench:` line, in the commit that changes the node count.
+pub const EXPECTED_BENCH_NODES: u64 = 4986023;
+
 /// Table size for each bench search.
 const BENCH_HASH_MB: usize = 16;
 

@@ -42,6 +42,8 @@ const DRAW_PLIES: usize = 10;
 const DRAW_AFTER: usize = 80;
 const MAX_PLIES: usize = 400;
 const SKIP_PLIES: usize = 8;
+/// More game threads than any machine has cores is a typing error, not a request.
+const MAX_THREADS: usize = 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
@@ -237,6 +239,29 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
+    if args.threads > MAX_THREADS {
+        eprintln!(
+            "engine: datagen --threads {} is out of range (1..={MAX_THREADS})",
+            args.threads
+        );
+        return ExitCode::from(2);
+    }
+    let threads = args.threads.max(1);
+    // Every game's table is allocated here, before any game starts or the output is opened, so
+    // that a `--hash` the machine cannot give is a message and exit code 2, not a panic in a
+    // game thread.
+    let mut searchers = Vec::new();
+    for _ in 0..threads {
+        let mut searcher = Searcher::new(1);
+        if searcher.resize_hash(args.hash).is_err() {
+            eprintln!(
+                "engine: cannot allocate {} MB for the hash table (--hash {}, one table for each of {threads} game thread(s))",
+                args.hash, args.hash
+            );
+            return ExitCode::from(2);
+        }
+        searchers.push(searcher);
+    }
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -252,19 +277,18 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
     let next_game = AtomicU64::new(0);
     let tallies = Mutex::new((0u64, [0u64; 3], 0u64));
     let start = Instant::now();
-    let threads = args.threads.max(1);
     let failed = AtomicBool::new(false);
-
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut searcher = Searcher::new(args.hash);
+        for mut searcher in searchers {
+            let (book, next_game, failed, output, tallies) =
+                (&book, &next_game, &failed, &output, &tallies);
+            scope.spawn(move || {
                 loop {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
                     if index >= args.games || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let game = play_game(&mut searcher, &book, args, index);
+                    let game = play_game(&mut searcher, book, args, index);
                     let mut text = String::new();
                     for (fen, score) in &game.positions {
                         text.push_str(&format!("{fen} [{:.1}] {score}\n", game.result));

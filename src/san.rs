@@ -138,8 +138,13 @@ impl Position {
         }
         let legal = self.legal_moves();
 
-        // Coordinates, castling in both spellings (e1g1, e1h1).
-        if let Some(mv) = self.find_uci_move(&text, self.is_chess960()) {
+        // Coordinates, castling in both spellings (e1g1, e1h1). As written (lower case) they
+        // come first; in other cases only after exact SAN, since `B2b3` is the bishop on the
+        // second rank going to b3, not the pawn move b2b3.
+        let coordinate = |candidate: &str| self.find_uci_move(candidate, self.is_chess960());
+        if !text.bytes().any(|byte| byte.is_ascii_uppercase())
+            && let Some(mv) = coordinate(&text)
+        {
             return Ok(mv);
         }
 
@@ -163,11 +168,16 @@ impl Position {
                 }
             }
         }
-        for candidates in [exact, folded] {
+        for (index, candidates) in [exact, folded].into_iter().enumerate() {
             match candidates.len() {
                 0 => {}
                 1 => return Ok(candidates[0]),
                 _ => return Err(SanError::Ambiguous(candidates)),
+            }
+            if index == 0
+                && let Some(mv) = coordinate(&text.to_ascii_lowercase())
+            {
+                return Ok(mv);
             }
         }
         if !unpromoted.is_empty() {
@@ -269,6 +279,22 @@ mod tests {
         assert_eq!(san_of(&mut promotion, "c7c8n"), "c8=N");
         let mut fools = pos("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
         assert_eq!(san_of(&mut fools, "d8h4"), "Qh4#");
+    }
+
+    #[test]
+    fn san_with_a_rank_is_not_read_as_a_coordinate_move() {
+        // Bishops on c2 and c4 both reach b3, so c2b3 is written B2b3; b2b3 is a pawn move.
+        let position = pos("rnbq1k1r/pp1Pbppp/1rp5/8/2B5/4q3/PPB1NnPP/RNBQK2R w KQ - 1 8");
+        let read = |text: &str| {
+            position
+                .parse_move_text(text)
+                .map(|mv| mv.to_uci(false))
+                .ok()
+        };
+        assert_eq!(read("B2b3").as_deref(), Some("c2b3"));
+        assert_eq!(read("B2xb3").as_deref(), Some("c2b3"));
+        assert_eq!(read("b2b3").as_deref(), Some("b2b3"));
+        assert_eq!(read("E1F1").as_deref(), Some("e1f1"));
     }
 
     #[test]

@@ -148,11 +148,12 @@ impl TranspositionTable {
     /// Like `new`, but reports a failed allocation (a `Hash` value larger than the memory the
     /// system will give) instead of aborting.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let cannot = || format!("cannot allocate {mb} MB for the hash table");
+        // Checked: a size from the command line may not fit in a byte count at all.
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or_else(cannot)?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets: Vec<Bucket> = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {mb} MB for the hash table"))?;
+        buckets.try_reserve_exact(count).map_err(|_| cannot())?;
         advise_huge_pages(
             buckets.as_ptr().cast(),
             count * std::mem::size_of::<Bucket>(),

@@ -1,4 +1,5 @@
-//! The `engine perft` command line: output format and errors (exit code 2, one line on stderr).
+//! The `engine perft` command line: output format and errors (exit code 2, one line on stderr);
+//! the same rule for the other tools' arguments (`datagen`, `bench`, `tune`).
 
 use std::process::{Command, Output};
 
@@ -92,4 +93,62 @@ fn bad_input_exits_with_code_2_and_one_line() {
     let error = String::from_utf8_lossy(&output.stderr);
     assert_eq!(error.trim().lines().count(), 1, "{error}");
     assert!(error.contains("king"), "{error}");
+}
+
+#[test]
+fn tool_arguments_the_machine_cannot_meet_exit_with_code_2_and_a_message() {
+    let output_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("datagen-refused.txt");
+    let _ = std::fs::remove_file(&output_path);
+    let output_arg = output_path.to_str().expect("a UTF-8 temporary path");
+    for (args, message) in [
+        (
+            vec![
+                "datagen",
+                "--hash",
+                "100000000",
+                "--games",
+                "1",
+                "--output",
+                output_arg,
+            ],
+            "cannot allocate 100000000 MB for the hash table",
+        ),
+        (
+            vec![
+                "datagen",
+                "--hash",
+                "18446744073709551615",
+                "--output",
+                output_arg,
+            ],
+            "cannot allocate 18446744073709551615 MB",
+        ),
+        (
+            vec!["datagen", "--threads", "100000", "--output", output_arg],
+            "--threads 100000 is out of range",
+        ),
+        (
+            vec!["bench", "--depth", "0"],
+            "bench depth 0 is out of range",
+        ),
+        (
+            vec!["tune", "no-such-data.txt", "--k", "NaN"],
+            "tune --k NaN must be a finite number above 0",
+        ),
+        (
+            vec!["tune", "no-such-data.txt", "--rate", "inf"],
+            "tune --rate inf must be",
+        ),
+    ] {
+        let output = engine(&args);
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {error}");
+        assert!(error.contains(message), "{args:?}: {error}");
+        assert_eq!(error.trim().lines().count(), 1, "{args:?}: {error}");
+        assert!(stdout(&output).is_empty(), "{args:?}: printed to stdout");
+    }
+    assert!(
+        !output_path.exists(),
+        "a refused datagen must not create its output file"
+    );
 }

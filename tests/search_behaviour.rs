@@ -306,7 +306,63 @@ fn table_round_trip_with_mate_adjustment() {
         table.probe(key ^ 0xFF, 5).expect("stored").score,
         -(MATE - 8)
     );
-    assert!(table.hashfull() <= 1000);
+}
+
+#[test]
+fn hashfull_counts_the_sampled_entries_of_the_current_search() {
+    // 1 MB is 16384 buckets of 4 entries: a key's bucket is its top 14 bits, and hashfull
+    // samples the first 1000 entries, which are the first 250 buckets.
+    let mut table = TranspositionTable::new(1);
+    assert_eq!(table.hashfull(), 0, "a new table is empty");
+    let store = |table: &TranspositionTable, bucket: u64, slot: u64| {
+        table.store(
+            (bucket << 50) | slot,
+            0,
+            Move(1234),
+            10,
+            10,
+            5,
+            Bound::Exact,
+        );
+    };
+    for bucket in 0..125 {
+        store(&table, bucket, 1);
+        store(&table, bucket, 2);
+    }
+    for bucket in 1000..1100 {
+        store(&table, bucket, 1);
+    }
+    assert_eq!(
+        table.hashfull(),
+        250,
+        "250 of the 1000 sampled entries are used"
+    );
+    table.new_search();
+    assert_eq!(
+        table.hashfull(),
+        0,
+        "entries of an older search do not count"
+    );
+    store(&table, 0, 1);
+    assert_eq!(table.hashfull(), 1);
+    table.clear();
+    assert_eq!(table.hashfull(), 0, "clear empties the table");
+
+    let mut searcher = Searcher::new(1);
+    let signals = SearchSignals::new();
+    searcher.search(
+        &Position::startpos(),
+        &Limits::depth(8),
+        &signals,
+        &mut |_| {},
+    );
+    let after_search = searcher.hashfull();
+    assert!(
+        (1..1000).contains(&after_search),
+        "a depth-8 search fills part of a 1 MB table: {after_search}"
+    );
+    searcher.clear();
+    assert_eq!(searcher.hashfull(), 0, "Searcher::clear empties the table");
 }
 
 #[test]

@@ -341,6 +341,7 @@ impl Position {
         self.side = us.flip();
         self.key ^= KEYS.black_to_move;
         self.history.push(undo);
+        self.debug_verify("make_move", mv);
     }
 
     /// After a double push, records the en passant square only if an enemy pawn could take.
@@ -398,6 +399,7 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
+        self.debug_verify("unmake_move", mv);
     }
 
     /// Passes the move (null-move pruning). Must not be called in check.
@@ -406,6 +408,7 @@ impl Position {
         self.history.push(undo);
         self.side = self.side.flip();
         self.key ^= KEYS.black_to_move;
+        self.debug_verify("make_null_move", Move::NULL);
     }
 
     pub fn unmake_null_move(&mut self) {
@@ -418,6 +421,7 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
+        self.debug_verify("unmake_null_move", Move::NULL);
     }
 
     /// Does `mv` (legal here) give check? Answered by playing it, which is exact and cheap

@@ -1,8 +1,14 @@
 //! From-scratch recomputation of the incremental state, for tests and debugging: the Zobrist
 //! key and the piece-square sum are rebuilt from the board and compared with what make/unmake
 //! maintained.
+//!
+//! Debug builds run `verify` after every `make_move`, `unmake_move`, `make_null_move` and
+//! `unmake_null_move` (`debug_verify`), so any test or search run in a debug build (`cargo test
+//! --lib`, as CI runs it) checks every position it reaches. Release builds compile the call to
+//! nothing: it costs the search a recomputation of three sums per move.
 
 use super::Position;
+use crate::moves::Move;
 use crate::psqt;
 use crate::score::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
@@ -46,6 +52,22 @@ impl Position {
             sum += psqt::value(piece, sq);
         }
         sum
+    }
+
+    /// Debug builds: panics, naming the operation and the move, when `verify` fails. Release
+    /// builds: nothing.
+    #[inline(always)]
+    pub(super) fn debug_verify(&self, after: &str, mv: Move) {
+        #[cfg(debug_assertions)]
+        if let Err(error) = self.verify() {
+            panic!(
+                "after {after} {}: {error} (position now {})",
+                mv.to_uci(self.chess960),
+                self.to_fen()
+            );
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = (after, mv);
     }
 
     /// Checks every invariant in the module doc; returns a description of the first broken one.
@@ -100,5 +122,112 @@ impl Position {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::moves::MoveList;
+    use crate::position::Position;
+
+    /// Every position of the perft suites (the same files as the perft tests).
+    fn suite_positions() -> Vec<Position> {
+        [
+            include_str!("../../perft/perftsuite.epd"),
+            include_str!("../../perft/perft_cpw_extra.epd"),
+            include_str!("../../perft/chess960_fischer.epd"),
+        ]
+        .iter()
+        .flat_map(|text| text.lines())
+        .filter_map(|line| line.split(';').next())
+        .filter(|fen| !fen.trim().is_empty() && !fen.starts_with('#'))
+        .map(|fen| Position::from_fen(fen.trim()).expect("the perft suites hold valid FEN"))
+        .collect()
+    }
+
+    /// Walks the whole tree to `depth` with real make/unmake (perft bulk-counts the last ply,
+    /// so it never makes the leaf moves) and a null move at every node not in check. In a debug
+    /// build each make and unmake verifies itself; here each unmake must also restore the
+    /// position exactly.
+    fn walk(pos: &mut Position, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let before = pos.clone();
+        if !pos.in_check() {
+            pos.make_null_move();
+            pos.unmake_null_move();
+            assert_eq!(*pos, before, "null move not undone");
+        }
+        let moves: MoveList = pos.legal_moves();
+        let mut nodes = 0;
+        for &mv in &moves {
+            pos.make_move(mv);
+            nodes += walk(pos, depth - 1);
+            pos.unmake_move();
+            assert_eq!(*pos, before, "{} not undone", mv.to_uci(pos.is_chess960()));
+        }
+        nodes
+    }
+
+    #[test]
+    fn make_and_unmake_keep_the_incremental_state_through_the_perft_suites() {
+        let mut total = 0;
+        for mut pos in suite_positions() {
+            pos.verify().expect("consistent from FEN");
+            total += walk(&mut pos, 2);
+        }
+        assert!(total > 500_000, "walked only {total} leaves");
+    }
+
+    #[test]
+    fn random_games_keep_the_incremental_state() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for (index, mut pos) in suite_positions().into_iter().enumerate().step_by(8) {
+            let mut played = 0;
+            while played < 300 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                if !pos.in_check() && next() % 8 == 0 {
+                    pos.make_null_move();
+                } else {
+                    pos.make_move(moves[(next() % moves.len() as u64) as usize]);
+                }
+                played += 1;
+                pos.verify()
+                    .unwrap_or_else(|error| panic!("game {index}, ply {played}: {error}"));
+            }
+            while let Some(undo) = pos.history().last().copied() {
+                if undo.mv.is_null() {
+                    pos.unmake_null_move();
+                } else {
+                    pos.unmake_move();
+                }
+            }
+            assert_eq!(pos, suite_positions()[index], "game {index} not taken back");
+        }
+    }
+
+    /// The debug check is wired in: a corrupted sum is reported by the next make_move itself.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "after make_move e2e4: psq")]
+    fn a_debug_build_catches_a_drifted_sum_at_the_move() {
+        let mut pos = Position::startpos();
+        pos.psq += crate::score::S::new(1, 0);
+        let e4 = pos
+            .legal_moves()
+            .into_iter()
+            .find(|mv| mv.to_uci(false) == "e2e4")
+            .expect("e2e4 is legal");
+        pos.make_move(e4);
     }
 }

@@ -229,7 +229,42 @@ fn symmetrize(values: &mut [[f64; 2]]) {
     }
 }
 
+/// The numeric arguments the descent can use: a NaN, infinite or negative step, K or pull
+/// would run every iteration and write weights made of garbage.
+fn check_arguments(args: &TuneArgs) -> Result<(), String> {
+    let positive = |name: &str, value: f64| {
+        if value.is_finite() && value > 0.0 {
+            Ok(())
+        } else {
+            Err(format!(
+                "tune --{name} {value} must be a finite number above 0"
+            ))
+        }
+    };
+    positive("rate", args.rate)?;
+    if let Some(k) = args.k {
+        positive("k", k)?;
+    }
+    if !(args.l2.is_finite() && args.l2 >= 0.0) {
+        return Err(format!(
+            "tune --l2 {} must be a finite number from 0 up",
+            args.l2
+        ));
+    }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        return Err(format!(
+            "tune --score-weight {} must be from 0 to 1",
+            args.score_weight
+        ));
+    }
+    Ok(())
+}
+
 pub fn run(args: &TuneArgs) -> ExitCode {
+    if let Err(message) = check_arguments(args) {
+        eprintln!("engine: {message}");
+        return ExitCode::from(2);
+    }
     let start = Instant::now();
     let loaded = match load(&args.data, args.search_nodes) {
         Ok(loaded) => loaded,
