@@ -1,7 +1,7 @@
 //! Ox88, a UCI chess engine on a 0x88 board.
 //!
 //! The layers, bottom to top (each uses only the ones before it):
-//! `types`, `geometry`, `zobrist`, `score`, `weights`, `psqt` → `moves`, `position` (with its
+//! `types`, `geometry`, `zobrist`, `tapered`, `weights`, `psqt` → `moves`, `position` (with its
 //! `fen`, `movegen`, `draws` inside), `san`, `perft` → `eval`, `tt`, `search`, `time` →
 //! `strength`, `bench`, `datagen`, `tune` → `uci`, `play`.
 //! `weights` holds the tuned evaluation numbers as plain data: `psqt` (used by `position` for
@@ -18,9 +18,9 @@ pub mod play;
 pub mod position;
 pub mod psqt;
 pub mod san;
-pub mod score;
 pub mod search;
 pub mod strength;
+pub mod tapered;
 pub mod time;
 pub mod tt;
 pub mod tune;

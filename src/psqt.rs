@@ -5,7 +5,7 @@
 //! values themselves live in `weights` (tuned, see `engine tune`); this module only
 //! lays them out per coloured piece: black reads the white table mirrored and negated.
 
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::{Piece, PieceType, to_64};
 use crate::weights::{MATERIAL, PIECE_SQUARE};
 

@@ -5,7 +5,7 @@
 //! centipawns, white's point of view; `eval::params` lists these tables in order for the tuner.
 //! Origin of these values: `engine tune train.epd` (773723 training + 86134 validation positions, iteration 2000 of 2000, K = 1.194, validation error 0.08612 -> 0.08500).
 
-use crate::score::S;
+use crate::tapered::S;
 
 /// Piece values: pawn, knight, bishop, rook, queen, king.
 #[rustfmt::skip]

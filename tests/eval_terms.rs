@@ -8,7 +8,7 @@ use ox88::eval::endgame::scale_factor;
 use ox88::eval::params::Term;
 use ox88::eval::{SCALE_NORMAL, breakdown, describe, evaluate};
 use ox88::position::Position;
-use ox88::score::S;
+use ox88::tapered::S;
 use ox88::types::Color;
 
 fn position(fen: &str) -> Position {

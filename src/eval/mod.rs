@@ -35,7 +35,7 @@ pub mod trace;
 use std::fmt::Write;
 
 use crate::position::Position;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::{Color, PieceType, Square, on_board};
 use crate::weights;
 use params::Term;

@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use crate::score::S;
+use crate::tapered::S;
 use crate::weights::*;
 
 /// How a table is declared in `weights.rs`.
@@ -292,7 +292,7 @@ pub fn render(values: &[[f64; 2]], origin: &str) -> String {
          //! centipawns, white's point of view; `eval::params` lists these tables in order for the tuner.\n",
     );
     let _ = writeln!(text, "//! Origin of these values: {origin}.");
-    text.push_str("\nuse crate::score::S;\n");
+    text.push_str("\nuse crate::tapered::S;\n");
     const KINDS: [&str; 6] = ["Pawn", "Knight", "Bishop", "Rook", "Queen", "King"];
     let mut start = 0;
     for table in &TABLES {

@@ -15,7 +15,7 @@
 
 use super::{Info, Total, king_safety, pawns};
 use crate::position::Position;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::Color;
 
 /// Entries per table (a power of two): 16 K entries, 256 KB, small enough for the L2 cache.

@@ -13,7 +13,7 @@ use super::params::Term;
 use super::{Info, Sink};
 use crate::geometry::{BISHOP_DIRECTIONS, KING_OFFSETS, KNIGHT_OFFSETS, ROOK_DIRECTIONS};
 use crate::position::Position;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::{Color, PieceType, Square, on_board};
 use crate::weights::*;
 

@@ -16,7 +16,7 @@ use super::params::{PARAMETER_COUNT, Term, offset};
 use super::{Sink, material_terms, phase, terms};
 use crate::eval::endgame;
 use crate::position::Position;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::Color;
 
 /// One position's coefficients, sparse.

@@ -20,7 +20,7 @@
 
 use crate::moves::{Move, flag};
 use crate::psqt;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board};
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 

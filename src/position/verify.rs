@@ -10,7 +10,7 @@
 use super::Position;
 use crate::moves::Move;
 use crate::psqt;
-use crate::score::S;
+use crate::tapered::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
 use crate::zobrist::{KEYS, piece_key};
 
@@ -222,7 +222,7 @@ mod tests {
     #[should_panic(expected = "after make_move e2e4: psq")]
     fn a_debug_build_catches_a_drifted_sum_at_the_move() {
         let mut pos = Position::startpos();
-        pos.psq += crate::score::S::new(1, 0);
+        pos.psq += crate::tapered::S::new(1, 0);
         let e4 = pos
             .legal_moves()
             .into_iter()

@@ -1,4 +1,8 @@
-//! Tapered scores: a middle-game and an end-game value packed in one `i32`.
+//! Tapered scores: the type `S`, a middle-game and an end-game value packed in one `i32`.
+//!
+//! `S` keeps its one-letter name because it is written hundreds of times as a terse
+//! constructor (`S::new(mg, eg)`) in the weight tables of `weights`. It is not the search's
+//! reported score: that is `search::Score`.
 //!
 //! ```text
 //!   S = (eg << 16) + mg      mg, eg: signed 16-bit values
@@ -9,6 +13,7 @@
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
+/// S: a tapered (middlegame, endgame) score pair, packed as `(eg << 16) + mg`.
 #[derive(Copy, Clone, PartialEq, Eq, Default)]
 pub struct S(pub i32);
 
