@@ -92,7 +92,7 @@ impl Random {
 
 /// One finished game: its labelled positions (FEN and the search's score, white's point of
 /// view) and result (white's point of view).
-pub struct Game {
+pub struct SelfPlayGame {
     pub positions: Vec<(String, i32)>,
     pub result: f64,
     pub plies: usize,
@@ -157,7 +157,12 @@ fn opening(book: &[String], random_plies: usize, random: &mut Random) -> Positio
 }
 
 /// Plays game number `index` to the end.
-pub fn play_game(searcher: &mut Searcher, book: &[String], args: &DatagenArgs, index: u64) -> Game {
+pub fn play_game(
+    searcher: &mut Searcher,
+    book: &[String],
+    args: &DatagenArgs,
+    index: u64,
+) -> SelfPlayGame {
     let mut random = Random(args.seed.wrapping_mul(0x1000_0000_01B3) ^ index);
     let mut pos = opening(book, args.random_plies, &mut random);
     searcher.clear();
@@ -221,7 +226,7 @@ pub fn play_game(searcher: &mut Searcher, book: &[String], args: &DatagenArgs, i
         pos.make_move(best);
         plies += 1;
     }
-    Game {
+    SelfPlayGame {
         positions: candidates,
         result,
         plies,

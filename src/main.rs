@@ -8,6 +8,7 @@ use ox88::perft::{divide, perft};
 use ox88::position::Position;
 use ox88::position::fen::START_FEN;
 
+/// The `engine` command line.
 #[derive(Parser)]
 #[command(
     name = "engine",
@@ -16,11 +17,12 @@ use ox88::position::fen::START_FEN;
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Option<Command>,
+    command: Option<CliCommand>,
 }
 
+/// The subcommands of the `engine` command line (none: speak UCI).
 #[derive(Subcommand)]
-enum Command {
+enum CliCommand {
     /// Count the leaf nodes of the legal move tree (the last ply is bulk-counted, no hash table).
     Perft {
         /// Depth in plies (0..=12).
@@ -59,11 +61,11 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => ox88::uci::run(),
-        Some(Command::Bench(args)) => ox88::bench::run(&args),
-        Some(Command::Play(args)) => ox88::play::run(&args),
-        Some(Command::Tune(args)) => ox88::tune::run(&args),
-        Some(Command::Datagen(args)) => ox88::datagen::run(&args),
-        Some(Command::Perft {
+        Some(CliCommand::Bench(args)) => ox88::bench::run(&args),
+        Some(CliCommand::Play(args)) => ox88::play::run(&args),
+        Some(CliCommand::Tune(args)) => ox88::tune::run(&args),
+        Some(CliCommand::Datagen(args)) => ox88::datagen::run(&args),
+        Some(CliCommand::Perft {
             depth,
             fen,
             divide,

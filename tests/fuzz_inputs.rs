@@ -22,14 +22,14 @@ use std::sync::{Arc, Mutex};
 use ox88::eval::{breakdown, evaluate};
 use ox88::perft::parse_epd_line;
 use ox88::play::clock::TimeControl;
-use ox88::play::commands::Command as PlayCommand;
+use ox88::play::commands::PlayCommand;
 use ox88::play::explain;
-use ox88::play::game::Game;
+use ox88::play::game::PlayGame;
 use ox88::position::Position;
 use ox88::strength::Strength;
 use ox88::tune::{parse_fen, parse_result, parse_score};
 use ox88::types::{Color, parse_square};
-use ox88::uci::command::Command;
+use ox88::uci::command::UciCommand;
 use ox88::uci::options::Options;
 use ox88::uci::setup::{display, setup};
 
@@ -684,7 +684,7 @@ fn run_case(case: &Case, deep: bool) {
                 exercise(&mut pos, deep);
             }
         }
-        Case::Uci(line) => match line.parse::<Command>() {
+        Case::Uci(line) => match line.parse::<UciCommand>() {
             Ok(command) => run_command(command, deep),
             Err(error) => {
                 let _ = error.to_string();
@@ -739,9 +739,9 @@ fn run_case(case: &Case, deep: bool) {
     }
 }
 
-fn run_command(command: Command, deep: bool) {
+fn run_command(command: UciCommand, deep: bool) {
     match command {
-        Command::Position { fen, moves } => {
+        UciCommand::Position { fen, moves } => {
             for chess960 in [false, true] {
                 if let Ok(mut result) = setup(fen.as_deref(), &moves, chess960) {
                     let _ = result.problems.len();
@@ -749,15 +749,15 @@ fn run_command(command: Command, deep: bool) {
                 }
             }
         }
-        Command::SetOption { name, value } => {
+        UciCommand::SetOption { name, value } => {
             let mut options = Options::default();
             let before = options.clone();
             if options.set(&name, value.as_deref()).is_err() {
                 assert_eq!(options, before, "a refused option changed the options");
             }
         }
-        Command::Skipped { command, .. } => run_command(*command, deep),
-        Command::Go(go) => {
+        UciCommand::Skipped { command, .. } => run_command(*command, deep),
+        UciCommand::Go(go) => {
             let _ = format!("{go:?}");
         }
         _ => {}
@@ -769,7 +769,7 @@ fn run_command(command: Command, deep: bool) {
 /// the game is written back as PGN.
 fn replay_pgn(text: &str) {
     let start = Position::startpos();
-    let mut game = Game::new(&start, None, Color::White, None, 1);
+    let mut game = PlayGame::new(&start, None, Color::White, None, 1);
     for line in text.lines() {
         let _ = PlayCommand::parse(line);
     }

@@ -1,4 +1,4 @@
-//! What the player types, read into a typed `Command` at the edge. Anything that is not one
+//! What the player types, read into a typed `PlayCommand` at the edge. Anything that is not one
 //! of the command words is handed on as a move to be read by `Position::parse_move_text`.
 
 use std::path::PathBuf;
@@ -6,8 +6,9 @@ use std::path::PathBuf;
 use crate::strength::Strength;
 use crate::types::{Square, parse_square};
 
+/// One line the player typed in `engine play` (not `uci::command::UciCommand`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum PlayCommand {
     /// An empty line.
     Nothing,
     Help,
@@ -45,64 +46,64 @@ coordinates (e2e4, e7e8q). Commands:
   new             start a new game
   quit            leave";
 
-impl Command {
+impl PlayCommand {
     /// Reads one input line. Errors are explanations for the player.
-    pub fn parse(line: &str) -> Result<Command, String> {
+    pub fn parse(line: &str) -> Result<PlayCommand, String> {
         let line = line.trim();
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((word, rest)) => (word, rest.trim()),
             None => (line, ""),
         };
         let command = match word.to_ascii_lowercase().as_str() {
-            "" => Command::Nothing,
-            "help" | "?" => Command::Help,
+            "" => PlayCommand::Nothing,
+            "help" | "?" => PlayCommand::Help,
             "moves" | "legal" => {
                 if rest.is_empty() {
-                    Command::Moves(None)
+                    PlayCommand::Moves(None)
                 } else {
                     let square = parse_square(rest)
                         .ok_or_else(|| format!("'{rest}' is not a square; try e.g. 'moves e2'"))?;
-                    Command::Moves(Some(square))
+                    PlayCommand::Moves(Some(square))
                 }
             }
-            "hint" => Command::Hint,
-            "undo" | "takeback" => Command::Undo,
-            "flip" => Command::Flip,
+            "hint" => PlayCommand::Hint,
+            "undo" | "takeback" => PlayCommand::Undo,
+            "flip" => PlayCommand::Flip,
             "level" => {
                 if rest.is_empty() {
                     return Err(
                         "say which level: easy, normal, hard, extra, master or an Elo".to_string(),
                     );
                 }
-                Command::Level(Strength::from_level_name(rest)?)
+                PlayCommand::Level(Strength::from_level_name(rest)?)
             }
-            "fen" => Command::Fen,
-            "pgn" => Command::Pgn,
+            "fen" => PlayCommand::Fen,
+            "pgn" => PlayCommand::Pgn,
             "save" => {
                 if rest.is_empty() {
                     return Err("say where: save FILE".to_string());
                 }
-                Command::Save(PathBuf::from(rest))
+                PlayCommand::Save(PathBuf::from(rest))
             }
-            "resign" => Command::Resign,
-            "draw" => Command::Draw,
-            "new" => Command::New,
-            "quit" | "exit" => Command::Quit,
-            _ => Command::Move(line.to_string()),
+            "resign" => PlayCommand::Resign,
+            "draw" => PlayCommand::Draw,
+            "new" => PlayCommand::New,
+            "quit" | "exit" => PlayCommand::Quit,
+            _ => PlayCommand::Move(line.to_string()),
         };
         if !rest.is_empty()
             && matches!(
                 command,
-                Command::Help
-                    | Command::Hint
-                    | Command::Undo
-                    | Command::Flip
-                    | Command::Fen
-                    | Command::Pgn
-                    | Command::Resign
-                    | Command::Draw
-                    | Command::New
-                    | Command::Quit
+                PlayCommand::Help
+                    | PlayCommand::Hint
+                    | PlayCommand::Undo
+                    | PlayCommand::Flip
+                    | PlayCommand::Fen
+                    | PlayCommand::Pgn
+                    | PlayCommand::Resign
+                    | PlayCommand::Draw
+                    | PlayCommand::New
+                    | PlayCommand::Quit
             )
         {
             return Err(format!("'{word}' takes no argument"));
@@ -117,32 +118,38 @@ mod tests {
 
     #[test]
     fn reads_commands_and_moves() {
-        assert_eq!(Command::parse("  "), Ok(Command::Nothing));
-        assert_eq!(Command::parse("HELP"), Ok(Command::Help));
-        assert_eq!(Command::parse("moves"), Ok(Command::Moves(None)));
-        assert_eq!(Command::parse("moves e2"), Ok(Command::Moves(Some(0x14))));
-        assert!(Command::parse("moves e9").is_err());
+        assert_eq!(PlayCommand::parse("  "), Ok(PlayCommand::Nothing));
+        assert_eq!(PlayCommand::parse("HELP"), Ok(PlayCommand::Help));
+        assert_eq!(PlayCommand::parse("moves"), Ok(PlayCommand::Moves(None)));
         assert_eq!(
-            Command::parse("level hard"),
-            Ok(Command::Level(Strength::from_elo(1600)))
+            PlayCommand::parse("moves e2"),
+            Ok(PlayCommand::Moves(Some(0x14)))
+        );
+        assert!(PlayCommand::parse("moves e9").is_err());
+        assert_eq!(
+            PlayCommand::parse("level hard"),
+            Ok(PlayCommand::Level(Strength::from_elo(1600)))
         );
         assert_eq!(
-            Command::parse("level 1850"),
-            Ok(Command::Level(Strength::from_elo(1850)))
+            PlayCommand::parse("level 1850"),
+            Ok(PlayCommand::Level(Strength::from_elo(1850)))
         );
-        assert!(Command::parse("level").is_err());
-        assert!(Command::parse("level 9000").is_err());
+        assert!(PlayCommand::parse("level").is_err());
+        assert!(PlayCommand::parse("level 9000").is_err());
         assert_eq!(
-            Command::parse("save game.pgn"),
-            Ok(Command::Save(PathBuf::from("game.pgn")))
+            PlayCommand::parse("save game.pgn"),
+            Ok(PlayCommand::Save(PathBuf::from("game.pgn")))
         );
-        assert!(Command::parse("save").is_err());
-        assert!(Command::parse("undo 3").is_err());
-        assert_eq!(Command::parse("Nf3"), Ok(Command::Move("Nf3".to_string())));
+        assert!(PlayCommand::parse("save").is_err());
+        assert!(PlayCommand::parse("undo 3").is_err());
         assert_eq!(
-            Command::parse("e2e4 "),
-            Ok(Command::Move("e2e4".to_string()))
+            PlayCommand::parse("Nf3"),
+            Ok(PlayCommand::Move("Nf3".to_string()))
         );
-        assert_eq!(Command::parse("quit"), Ok(Command::Quit));
+        assert_eq!(
+            PlayCommand::parse("e2e4 "),
+            Ok(PlayCommand::Move("e2e4".to_string()))
+        );
+        assert_eq!(PlayCommand::parse("quit"), Ok(PlayCommand::Quit));
     }
 }

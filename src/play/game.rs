@@ -18,7 +18,8 @@ pub struct Outcome {
     pub by_board: bool,
 }
 
-pub struct Game {
+/// The state of one terminal game (not `datagen::SelfPlayGame`, a finished self-play record).
+pub struct PlayGame {
     /// The position the game started from (for move numbers and the FEN tag).
     start: Position,
     /// `Some` when the game started from a position other than the standard one.
@@ -35,17 +36,17 @@ pub struct Game {
     pub saved: bool,
 }
 
-impl Game {
+impl PlayGame {
     pub fn new(
         start: &Position,
         setup_fen: Option<String>,
         human: Color,
         time: Option<TimeControl>,
         round: u32,
-    ) -> Game {
+    ) -> PlayGame {
         let mut start = start.clone();
         start.clear_history();
-        Game {
+        PlayGame {
             pos: start.clone(),
             start,
             setup_fen,
@@ -299,7 +300,7 @@ fn termination(outcome: &Outcome) -> &'static str {
 mod tests {
     use super::*;
 
-    fn play_uci(game: &mut Game, moves: &[&str]) {
+    fn play_uci(game: &mut PlayGame, moves: &[&str]) {
         for uci in moves {
             let mv = game
                 .pos
@@ -313,7 +314,7 @@ mod tests {
 
     #[test]
     fn fools_mate_ends_the_game() {
-        let mut game = Game::new(&Position::startpos(), None, Color::Black, None, 1);
+        let mut game = PlayGame::new(&Position::startpos(), None, Color::Black, None, 1);
         play_uci(&mut game, &["f2f3", "e7e5", "g2g4"]);
         assert_eq!(game.board_outcome(), None);
         let mate = game
@@ -334,12 +335,12 @@ mod tests {
 
     #[test]
     fn undo_takes_back_a_full_move() {
-        let mut game = Game::new(&Position::startpos(), None, Color::White, None, 1);
+        let mut game = PlayGame::new(&Position::startpos(), None, Color::White, None, 1);
         assert!(game.undo().is_err());
         play_uci(&mut game, &["e2e4", "e7e5", "g1f3", "b8c6"]);
         assert_eq!(game.undo(), Ok(2));
         assert_eq!(game.sans, vec!["e4", "e5"]);
-        let mut as_black = Game::new(&Position::startpos(), None, Color::Black, None, 1);
+        let mut as_black = PlayGame::new(&Position::startpos(), None, Color::Black, None, 1);
         play_uci(&mut as_black, &["e2e4"]);
         assert!(as_black.undo().is_err());
         play_uci(&mut as_black, &["e7e5", "g1f3"]);
@@ -351,7 +352,7 @@ mod tests {
     fn pgn_from_a_setup_position() {
         let fen = "6k1/p4ppp/8/8/8/8/5PPP/3R2K1 b - - 3 30";
         let start = Position::from_fen(fen).expect("valid");
-        let mut game = Game::new(&start, Some(fen.to_string()), Color::White, None, 2);
+        let mut game = PlayGame::new(&start, Some(fen.to_string()), Color::White, None, 2);
         play_uci(&mut game, &["a7a6", "d1d8"]);
         game.outcome = game.board_outcome();
         let pgn = game.pgn("Ox88 (easy)", TimeControl::parse("5+3").ok());
@@ -366,11 +367,11 @@ mod tests {
     #[test]
     fn time_forfeit_needs_mating_material() {
         let bare = Position::from_fen("8/8/4k3/8/8/8/8/4K2N w - - 0 1").expect("valid");
-        let game = Game::new(&bare, None, Color::Black, None, 1);
+        let game = PlayGame::new(&bare, None, Color::Black, None, 1);
         assert_eq!(game.time_forfeit(Color::Black).result, GameResult::Draw);
         assert_eq!(game.time_forfeit(Color::White).result, GameResult::Draw);
         let rook = Position::from_fen("8/8/4k3/8/8/8/8/4K2R w - - 0 1").expect("valid");
-        let game = Game::new(&rook, None, Color::Black, None, 1);
+        let game = PlayGame::new(&rook, None, Color::Black, None, 1);
         assert_eq!(
             game.time_forfeit(Color::Black).result,
             GameResult::WhiteWins

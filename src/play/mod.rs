@@ -113,7 +113,7 @@ impl Settings {
 
 pub fn run(args: &PlayArgs) -> ExitCode {
     match Settings::from_args(args) {
-        Ok(settings) => session::Session::new(settings).run(),
+        Ok(settings) => session::PlaySession::new(settings).run(),
         Err(reason) => {
             eprintln!("engine: {reason}");
             ExitCode::from(2)

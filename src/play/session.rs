@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 use crate::moves::Move;
 use crate::play::board_view::{self, Style};
-use crate::play::commands::{Command, HELP};
+use crate::play::commands::{HELP, PlayCommand};
 use crate::play::engine::{EnginePlayer, default_budget};
 use crate::play::explain::{self, color_name};
-use crate::play::game::Game;
+use crate::play::game::PlayGame;
 use crate::play::input::{Input, Keyboard};
 use crate::play::{ColorChoice, Settings};
 use crate::san::SanError;
@@ -38,13 +38,14 @@ enum Flow {
     Quit,
 }
 
-pub struct Session {
+/// The terminal games of one `engine play` run, one after another.
+pub struct PlaySession {
     settings: Settings,
     keyboard: Keyboard,
     engine: EnginePlayer,
     /// For the `random` colour choice.
     colour_rng: Rng,
-    game: Game,
+    game: PlayGame,
     /// The player asked to see the board from the other side.
     flipped: bool,
     /// When the side to move began thinking (the human's clock runs from here).
@@ -53,20 +54,20 @@ pub struct Session {
     pgn_file_started: bool,
 }
 
-impl Session {
-    pub fn new(settings: Settings) -> Session {
+impl PlaySession {
+    pub fn new(settings: Settings) -> PlaySession {
         let seed = settings.seed;
         let engine_rng = seed.map_or_else(Rng::from_time, Rng::new);
         let mut colour_rng = seed.map_or_else(Rng::from_time, |seed| Rng::new(!seed));
         let human = draw_colour(settings.color, &mut colour_rng);
-        let game = Game::new(
+        let game = PlayGame::new(
             &settings.start,
             settings.setup_fen.clone(),
             human,
             settings.time,
             1,
         );
-        Session {
+        PlaySession {
             engine: EnginePlayer::new(settings.strength, engine_rng),
             keyboard: Keyboard::spawn(),
             colour_rng,
@@ -314,7 +315,7 @@ impl Session {
     // ---- Commands -------------------------------------------------------------------------
 
     fn handle(&mut self, line: &str) -> Flow {
-        let command = match Command::parse(line) {
+        let command = match PlayCommand::parse(line) {
             Ok(command) => command,
             Err(reason) => {
                 self.say(&reason);
@@ -325,12 +326,12 @@ impl Session {
         let game_on = !self.game.is_over();
         let over_message = "The game is over. Type 'new' for another game, or 'quit'.";
         match command {
-            Command::Nothing => quiet,
-            Command::Help => {
+            PlayCommand::Nothing => quiet,
+            PlayCommand::Help => {
                 self.say(HELP);
                 quiet
             }
-            Command::Moves(square) => {
+            PlayCommand::Moves(square) => {
                 let text = match square {
                     _ if !game_on => over_message.to_string(),
                     Some(square) => explain::moves_from(&mut self.game.pos, square),
@@ -339,15 +340,15 @@ impl Session {
                 self.say(&text);
                 quiet
             }
-            Command::Hint if !game_on => {
+            PlayCommand::Hint if !game_on => {
                 self.say(over_message);
                 quiet
             }
-            Command::Hint => {
+            PlayCommand::Hint => {
                 self.hint();
                 quiet
             }
-            Command::Undo => {
+            PlayCommand::Undo => {
                 match self.game.undo() {
                     Ok(plies) => {
                         let what = if plies == 1 { "move" } else { "moves" };
@@ -358,52 +359,52 @@ impl Session {
                 }
                 quiet
             }
-            Command::Flip => {
+            PlayCommand::Flip => {
                 self.flipped = !self.flipped;
                 Flow::Continue { show_board: true }
             }
-            Command::Level(strength) => {
+            PlayCommand::Level(strength) => {
                 self.engine.strength = strength;
                 self.say(&format!("Ox88 now plays at level {}.", strength.describe()));
                 quiet
             }
-            Command::Fen => {
+            PlayCommand::Fen => {
                 self.say(&self.game.pos.to_fen());
                 quiet
             }
-            Command::Pgn => {
+            PlayCommand::Pgn => {
                 self.say(&self.pgn_text());
                 quiet
             }
-            Command::Save(path) => {
+            PlayCommand::Save(path) => {
                 self.save_to(&path);
                 quiet
             }
-            Command::Resign | Command::Draw if !game_on => {
+            PlayCommand::Resign | PlayCommand::Draw if !game_on => {
                 self.say(over_message);
                 quiet
             }
-            Command::Resign => {
+            PlayCommand::Resign => {
                 let outcome = self.game.resignation(self.game.human);
                 self.finish(outcome);
                 quiet
             }
-            Command::Draw => {
+            PlayCommand::Draw => {
                 self.draw_offer();
                 quiet
             }
-            Command::New => {
+            PlayCommand::New => {
                 self.new_game();
                 Flow::Continue {
                     show_board: self.start_game(),
                 }
             }
-            Command::Quit => Flow::Quit,
-            Command::Move(_) if !game_on => {
+            PlayCommand::Quit => Flow::Quit,
+            PlayCommand::Move(_) if !game_on => {
                 self.say(over_message);
                 quiet
             }
-            Command::Move(text) => self.typed_move(&text),
+            PlayCommand::Move(text) => self.typed_move(&text),
         }
     }
 
@@ -498,7 +499,7 @@ impl Session {
                 && engine_view.abs() <= DRAW_ACCEPT_LEVEL);
         if accepts {
             self.say("Ox88 accepts the draw offer.");
-            self.finish(Game::draw_agreed());
+            self.finish(PlayGame::draw_agreed());
         } else {
             self.say("Ox88 declines the draw offer; play on.");
         }
@@ -516,7 +517,7 @@ impl Session {
             self.save_to_pgn_option();
         }
         let human = draw_colour(self.settings.color, &mut self.colour_rng);
-        self.game = Game::new(
+        self.game = PlayGame::new(
             &self.settings.start,
             self.settings.setup_fen.clone(),
             human,

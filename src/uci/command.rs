@@ -1,4 +1,4 @@
-//! Text to typed `Command`: the one place that looks at the words of a UCI line.
+//! Text to typed `UciCommand`: the one place that looks at the words of a UCI line.
 //!
 //! Parsing is forgiving where the protocol asks for it: words are split on any whitespace
 //! (tabs, CR of CRLF), an unknown leading word is skipped to the next known command
@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 /// One line from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum UciCommand {
     Uci,
     IsReady,
     UciNewGame,
@@ -43,7 +43,7 @@ pub enum Command {
     /// Words skipped before a known command (reported), then that command.
     Skipped {
         skipped: String,
-        command: Box<Command>,
+        command: Box<UciCommand>,
     },
 }
 
@@ -117,10 +117,10 @@ const COMMAND_WORDS: &[&str] = &[
     "bench",
 ];
 
-impl FromStr for Command {
+impl FromStr for UciCommand {
     type Err = ParseError;
 
-    fn from_str(line: &str) -> Result<Command, ParseError> {
+    fn from_str(line: &str) -> Result<UciCommand, ParseError> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some(&first) = words.first() else {
             return Err(ParseError::Empty);
@@ -129,7 +129,7 @@ impl FromStr for Command {
             return parse_words(&words);
         }
         match words.iter().position(|word| COMMAND_WORDS.contains(word)) {
-            Some(index) => Ok(Command::Skipped {
+            Some(index) => Ok(UciCommand::Skipped {
                 skipped: quote(&words[..index].join(" ")),
                 command: Box::new(parse_words(&words[index..])?),
             }),
@@ -139,30 +139,32 @@ impl FromStr for Command {
 }
 
 /// Parses words whose first one is a command word.
-fn parse_words(words: &[&str]) -> Result<Command, ParseError> {
+fn parse_words(words: &[&str]) -> Result<UciCommand, ParseError> {
     let arguments = &words[1..];
-    let no_arguments = |command: Command| Ok(command);
+    let no_arguments = |command: UciCommand| Ok(command);
     match words[0] {
-        "uci" => no_arguments(Command::Uci),
-        "isready" => no_arguments(Command::IsReady),
-        "ucinewgame" => no_arguments(Command::UciNewGame),
-        "stop" => no_arguments(Command::Stop),
-        "ponderhit" => no_arguments(Command::PonderHit),
-        "quit" => no_arguments(Command::Quit),
-        "d" => no_arguments(Command::Display),
-        "eval" => no_arguments(Command::Eval),
+        "uci" => no_arguments(UciCommand::Uci),
+        "isready" => no_arguments(UciCommand::IsReady),
+        "ucinewgame" => no_arguments(UciCommand::UciNewGame),
+        "stop" => no_arguments(UciCommand::Stop),
+        "ponderhit" => no_arguments(UciCommand::PonderHit),
+        "quit" => no_arguments(UciCommand::Quit),
+        "d" => no_arguments(UciCommand::Display),
+        "eval" => no_arguments(UciCommand::Eval),
         "position" => parse_position(arguments),
-        "go" => Ok(Command::Go(parse_go(arguments))),
+        "go" => Ok(UciCommand::Go(parse_go(arguments))),
         "setoption" => parse_setoption(arguments),
         "debug" => match arguments.first() {
-            Some(&"on") => Ok(Command::Debug(true)),
-            Some(&"off") => Ok(Command::Debug(false)),
+            Some(&"on") => Ok(UciCommand::Debug(true)),
+            Some(&"off") => Ok(UciCommand::Debug(false)),
             _ => Err(ParseError::Invalid("debug needs 'on' or 'off'".into())),
         },
         "bench" => match arguments.first() {
-            None => Ok(Command::Bench { depth: None }),
+            None => Ok(UciCommand::Bench { depth: None }),
             Some(text) => match text.parse::<i32>() {
-                Ok(depth) if (1..=64).contains(&depth) => Ok(Command::Bench { depth: Some(depth) }),
+                Ok(depth) if (1..=64).contains(&depth) => {
+                    Ok(UciCommand::Bench { depth: Some(depth) })
+                }
                 _ => Err(ParseError::Invalid(format!(
                     "bench depth must be a number from 1 to 64, not '{}'",
                     quote(text)
@@ -173,7 +175,7 @@ fn parse_words(words: &[&str]) -> Result<Command, ParseError> {
     }
 }
 
-fn parse_position(arguments: &[&str]) -> Result<Command, ParseError> {
+fn parse_position(arguments: &[&str]) -> Result<UciCommand, ParseError> {
     let moves_at = arguments.iter().position(|&word| word == "moves");
     let (setup, moves) = match moves_at {
         Some(index) => (&arguments[..index], &arguments[index + 1..]),
@@ -181,12 +183,12 @@ fn parse_position(arguments: &[&str]) -> Result<Command, ParseError> {
     };
     let moves = moves.iter().map(|word| word.to_string()).collect();
     match setup.first() {
-        Some(&"startpos") if setup.len() == 1 => Ok(Command::Position { fen: None, moves }),
+        Some(&"startpos") if setup.len() == 1 => Ok(UciCommand::Position { fen: None, moves }),
         Some(&"startpos") => Err(ParseError::Position(format!(
             "position startpos: unexpected '{}' (moves must follow the word 'moves')",
             quote(&setup[1..].join(" "))
         ))),
-        Some(&"fen") if setup.len() > 1 => Ok(Command::Position {
+        Some(&"fen") if setup.len() > 1 => Ok(UciCommand::Position {
             fen: Some(setup[1..].join(" ")),
             moves,
         }),
@@ -203,7 +205,7 @@ fn parse_position(arguments: &[&str]) -> Result<Command, ParseError> {
     }
 }
 
-fn parse_setoption(arguments: &[&str]) -> Result<Command, ParseError> {
+fn parse_setoption(arguments: &[&str]) -> Result<UciCommand, ParseError> {
     if arguments.first() != Some(&"name") {
         return Err(ParseError::Invalid(
             "setoption needs 'name <name> [value <value>]'".into(),
@@ -219,7 +221,7 @@ fn parse_setoption(arguments: &[&str]) -> Result<Command, ParseError> {
             "setoption: the option name is missing".into(),
         ));
     }
-    Ok(Command::SetOption {
+    Ok(UciCommand::SetOption {
         name: name.join(" "),
         value,
     })
@@ -309,27 +311,27 @@ fn parse_go(words: &[&str]) -> GoCommand {
 mod tests {
     use super::*;
 
-    fn parse(line: &str) -> Result<Command, ParseError> {
+    fn parse(line: &str) -> Result<UciCommand, ParseError> {
         line.parse()
     }
 
     fn go(line: &str) -> GoCommand {
         match parse(line) {
-            Ok(Command::Go(go)) => go,
+            Ok(UciCommand::Go(go)) => go,
             other => panic!("expected go from '{line}', got {other:?}"),
         }
     }
 
     #[test]
     fn simple_commands() {
-        assert_eq!(parse("uci"), Ok(Command::Uci));
-        assert_eq!(parse("isready\r"), Ok(Command::IsReady));
-        assert_eq!(parse("  \tquit  "), Ok(Command::Quit));
-        assert_eq!(parse("ucinewgame"), Ok(Command::UciNewGame));
-        assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
-        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
-        assert_eq!(parse("d"), Ok(Command::Display));
-        assert_eq!(parse("bench 5"), Ok(Command::Bench { depth: Some(5) }));
+        assert_eq!(parse("uci"), Ok(UciCommand::Uci));
+        assert_eq!(parse("isready\r"), Ok(UciCommand::IsReady));
+        assert_eq!(parse("  \tquit  "), Ok(UciCommand::Quit));
+        assert_eq!(parse("ucinewgame"), Ok(UciCommand::UciNewGame));
+        assert_eq!(parse("ponderhit"), Ok(UciCommand::PonderHit));
+        assert_eq!(parse("debug on"), Ok(UciCommand::Debug(true)));
+        assert_eq!(parse("d"), Ok(UciCommand::Display));
+        assert_eq!(parse("bench 5"), Ok(UciCommand::Bench { depth: Some(5) }));
         assert!(parse("bench 0").is_err());
         assert!(parse("debug maybe").is_err());
         assert_eq!(parse(""), Err(ParseError::Empty));
@@ -341,9 +343,9 @@ mod tests {
     fn unknown_leading_words_are_skipped() {
         assert_eq!(
             parse("joho debug on"),
-            Ok(Command::Skipped {
+            Ok(UciCommand::Skipped {
                 skipped: "joho".into(),
-                command: Box::new(Command::Debug(true))
+                command: Box::new(UciCommand::Debug(true))
             })
         );
     }
@@ -352,21 +354,21 @@ mod tests {
     fn positions() {
         assert_eq!(
             parse("position startpos moves e2e4 e7e5"),
-            Ok(Command::Position {
+            Ok(UciCommand::Position {
                 fen: None,
                 moves: vec!["e2e4".into(), "e7e5".into()]
             })
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - -\tmoves a1a2"),
-            Ok(Command::Position {
+            Ok(UciCommand::Position {
                 fen: Some("8/8/8/8/8/8/8/K6k w - -".into()),
                 moves: vec!["a1a2".into()]
             })
         );
         assert_eq!(
             parse("position startpos moves"),
-            Ok(Command::Position {
+            Ok(UciCommand::Position {
                 fen: None,
                 moves: vec![]
             })
@@ -382,21 +384,21 @@ mod tests {
     fn setoption_names_and_values_with_spaces() {
         assert_eq!(
             parse("setoption name Move Overhead value 100"),
-            Ok(Command::SetOption {
+            Ok(UciCommand::SetOption {
                 name: "Move Overhead".into(),
                 value: Some("100".into())
             })
         );
         assert_eq!(
             parse("setoption name Clear Hash"),
-            Ok(Command::SetOption {
+            Ok(UciCommand::SetOption {
                 name: "Clear Hash".into(),
                 value: None
             })
         );
         assert_eq!(
             parse("setoption name Book File value /tmp/my book.bin"),
-            Ok(Command::SetOption {
+            Ok(UciCommand::SetOption {
                 name: "Book File".into(),
                 value: Some("/tmp/my book.bin".into())
             })

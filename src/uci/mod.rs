@@ -1,7 +1,7 @@
 //! The UCI protocol loop.
 //!
 //! Two threads. The main thread (this module) reads stdin line by line, parses each line into
-//! a `Command` (`command.rs`), keeps the current position and options, and answers `uci`,
+//! a `UciCommand` (`command.rs`), keeps the current position and options, and answers `uci`,
 //! `isready`, `stop`, `ponderhit` and `quit` itself, so they are answered at once even in the
 //! middle of a search. The engine thread (`engine_thread.rs`) owns the `Searcher` and runs
 //! jobs sent over a channel. Each `go` gets its own `SearchSignals`; the main thread keeps the
@@ -26,7 +26,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use command::{Command, GoCommand, ParseError, quote};
+use command::{GoCommand, ParseError, UciCommand, quote};
 use engine_thread::{EngineThread, GoJob, Job};
 use options::{Effect, Options, all_options};
 use output::Output;
@@ -46,7 +46,7 @@ const MAX_PERFT_DEPTH: u32 = 10;
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() -> ExitCode {
-    let mut session = Session::new();
+    let mut session = UciSession::new();
     let stdin = std::io::stdin();
     let mut reader = stdin.lock();
     let mut buffer = Vec::new();
@@ -72,7 +72,8 @@ enum Flow {
     Quit,
 }
 
-struct Session {
+/// The state of one UCI conversation: the current position, the options, the engine thread.
+struct UciSession {
     output: Output,
     options: Options,
     /// `None` after a refused `position` command, until the next valid one.
@@ -83,11 +84,11 @@ struct Session {
     active: Option<Arc<SearchSignals>>,
 }
 
-impl Session {
-    fn new() -> Session {
+impl UciSession {
+    fn new() -> UciSession {
         let options = Options::default();
         let output = Output;
-        Session {
+        UciSession {
             engine: EngineThread::spawn(options.hash_mb, output),
             output,
             options,
@@ -103,7 +104,7 @@ impl Session {
     }
 
     fn handle(&mut self, line: &str, received: Instant) -> Flow {
-        match line.parse::<Command>() {
+        match line.parse::<UciCommand>() {
             Ok(command) => self.execute(command, received),
             Err(ParseError::Empty) => Flow::Continue,
             Err(ParseError::Position(message)) => {
@@ -117,32 +118,32 @@ impl Session {
         }
     }
 
-    fn execute(&mut self, command: Command, received: Instant) -> Flow {
+    fn execute(&mut self, command: UciCommand, received: Instant) -> Flow {
         match command {
-            Command::Uci => self.identify(),
-            Command::IsReady => {
+            UciCommand::Uci => self.identify(),
+            UciCommand::IsReady => {
                 if self.engine.is_busy() {
                     self.output.line("readyok");
                 } else {
                     self.engine.send(Job::Ping);
                 }
             }
-            Command::UciNewGame => {
+            UciCommand::UciNewGame => {
                 self.position = Some(Position::startpos());
                 self.engine.send(Job::NewGame);
             }
-            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
-            Command::Go(go) => self.go(go, received),
-            Command::Stop => self.stop_search(),
-            Command::PonderHit => {
+            UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            UciCommand::Go(go) => self.go(go, received),
+            UciCommand::Stop => self.stop_search(),
+            UciCommand::PonderHit => {
                 if let Some(signals) = &self.active {
                     signals.ponderhit();
                 }
             }
-            Command::Quit => return Flow::Quit,
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Debug(on) => self.debug = on,
-            Command::Display => {
+            UciCommand::Quit => return Flow::Quit,
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciCommand::Debug(on) => self.debug = on,
+            UciCommand::Display => {
                 let Some(position) = &self.position else {
                     self.output.info_string(NO_POSITION);
                     return Flow::Continue;
@@ -151,7 +152,7 @@ impl Session {
                     self.output.line(&line);
                 }
             }
-            Command::Eval => {
+            UciCommand::Eval => {
                 let Some(position) = &self.position else {
                     self.output.info_string(NO_POSITION);
                     return Flow::Continue;
@@ -160,8 +161,8 @@ impl Session {
                     self.output.line(line);
                 }
             }
-            Command::Bench { depth } => self.engine.send(Job::Bench { depth }),
-            Command::Skipped { skipped, command } => {
+            UciCommand::Bench { depth } => self.engine.send(Job::Bench { depth }),
+            UciCommand::Skipped { skipped, command } => {
                 self.output
                     .info_string(&format!("ignoring unknown words '{skipped}'"));
                 return self.execute(*command, received);
