@@ -5,7 +5,8 @@
 //! - capture history: `[piece][to][captured kind]`, for ordering captures of equal victim;
 //! - counter moves: `[previous piece][previous to]`, the quiet move that refuted it last time.
 //!
-//! Killers live in the search stack (they are per ply).
+//! Killers are not here: they are per ply, in the search stack (`Frame.killers` in
+//! `thread.rs`), and `alphabeta` updates them.
 //!
 //! Every table entry moves by "gravity": `entry += bonus - entry * |bonus| / MAX`, which keeps
 //! it inside `-MAX..=MAX` and lets old knowledge fade as new evidence arrives.

@@ -17,8 +17,9 @@
 //! Module map: `params` (every margin and the score scale, one table), `thread` (iterative
 //! deepening, aspiration windows, root moves, MultiPV), `alphabeta` (the PVS negamax with its
 //! numbered steps, root included), `qsearch`, `movepick` (staged ordering), `history`
-//! (killers, counter moves, history tables), `correction` (evaluation correction by pawn
-//! structure), `see` (static exchange).
+//! (counter moves and the history tables; the killers are per ply, in the search stack's
+//! `Frame.killers` in `thread`), `correction` (evaluation correction by pawn structure), `see`
+//! (static exchange).
 
 mod alphabeta;
 mod correction;

@@ -55,6 +55,7 @@ pub(super) struct Frame {
     /// `piece_to` of the move made at this ply (`None` for a null move): the context the
     /// continuation histories and counter moves of the next plies are keyed by.
     pub context: Option<usize>,
+    /// The two quiet moves that last caused a cutoff at this ply (the picker's killer stage).
     pub killers: [Move; 2],
     /// Whether the side to move at this ply is in check; set by the parent, which learns it
     /// anyway when deciding on the check extension.
