@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use crate::position::Position;
 use crate::search::{Limits, Score, SearchSignals, Searcher};
 
-/// Depth of `engine bench` without `--depth`: about 5–10 s for the whole set in release.
+/// Depth of `engine bench` without `--depth`, chosen so that the whole set stays quick enough
+/// to run before each commit (release build).
 pub const DEFAULT_DEPTH: i32 = 13;
 
 /// The total node count of `engine bench` at the default depth: the signature of this version.

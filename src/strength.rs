@@ -10,9 +10,9 @@
 //!    within `max_loss` centipawns of the best, and among the eligible lines the chance falls
 //!    off exponentially with the loss (`exp(-loss / temperature)`);
 //! 4. under 1000 Elo, now and then a casual move (`choose_in`): any legal move that does not
-//!    give away the piece it moves or allow mate in one, played without searching. Searches of
-//!    a few hundred nodes all play like about 1000; the levels below differ by how often they
-//!    do not look (20 % of moves at 800, 40 % at 600).
+//!    give away the piece it moves or allow mate in one, played without searching. Below
+//!    1000 a smaller node budget no longer plays weaker (README, "Strength levels"), so the
+//!    levels below differ by how often they do not look (20 % of moves at 800, 40 % at 600).
 //!
 //! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 59
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
@@ -43,10 +43,10 @@ pub const MIN_ELO: u32 = 600;
 /// The top of the UCI_Elo range (Skill Level 20).
 pub const MAX_ELO: u32 = 2800;
 /// From here up there is no limiting at all: every UCI_Elo from here to `MAX_ELO` plays the
-/// same, full-strength chess. Unrestricted Ox88 measured about 2180 on Stockfish's UCI_Elo
-/// scale at 10+0.1 when this was set, about 2280 since the retuned evaluation (README,
-/// "Strength levels"); the budgets below it were calibrated before the retune, and the
-/// named levels still measured within 150 of their numbers after it.
+/// same, full-strength chess. Chosen near where unrestricted Ox88 measured on Stockfish's
+/// UCI_Elo scale, so the top of the limited range meets full strength; the budgets below it
+/// were calibrated before the retuned evaluation. The measurements, before and after the
+/// retune, are in README, "Strength levels".
 pub const FULL_STRENGTH_ELO: u32 = 2200;
 /// Where the loss bound reaches 0. Above `FULL_STRENGTH_ELO`, so the top limited levels keep
 /// a few centipawns of choice; the levels measured in the README were played with it.
@@ -64,10 +64,10 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 ];
 
 /// The node budget at a few Elo points; between two points it grows geometrically. Fitted
-/// to the calibration games (README, "Strength levels"): a doubling is worth about 170 Elo
-/// from 1200 to 1600 and only 120 above (2000 played like 1890 on a 170 curve). Below 1200
-/// nodes matter little: searches of a few hundred nodes play alike, and every setting under
-/// about 1000 measured near 1000 (the floor the README describes).
+/// to the calibration games (README, "Strength levels"): a doubling of nodes is worth less
+/// above 1600 than below, so the points do not lie on one geometric curve. Below 1200 nodes
+/// matter little: searches of a few hundred nodes play alike, and no budget plays below the
+/// floor the README describes (hence `CASUAL_BELOW_ELO`).
 const NODE_BUDGETS: [(u32, f64); 5] = [
     (MIN_ELO, 655.0),
     (1200, 3_464.0),
@@ -76,8 +76,8 @@ const NODE_BUDGETS: [(u32, f64); 5] = [
     (FULL_STRENGTH_ELO, 566_184.0),
 ];
 /// Under this Elo a level sometimes plays a casual move instead of a searched one (see
-/// `Strength::choose_in`): searches of a few hundred nodes all play like about 1000, so the
-/// weakest levels differ by how often they do not look.
+/// `Strength::choose_in`): searches of a few hundred nodes all play at about this level
+/// (README, "Strength levels"), so the weakest levels differ by how often they do not look.
 const CASUAL_BELOW_ELO: u32 = 1000;
 /// The loss bound at `MIN_ELO`; it shrinks as `(distance to NO_LOSS_ELO)^1.5`, so the
 /// strong levels are hardly random at all (a linear bound made 2000 play far below 2000).

@@ -192,9 +192,9 @@ impl TranspositionTable {
     /// Asks the CPU to start loading `key`'s bucket into the cache, so that the probe made a
     /// little later does not wait for memory. The search calls it with
     /// `Position::key_after(mv)` as soon as a move is picked, so the load overlaps the
-    /// pruning decisions, `make_move` and the child's draw checks (bench nps +6 % over
-    /// prefetching after `make_move` only). On targets without a prefetch instruction this
-    /// does nothing.
+    /// pruning decisions, `make_move` and the child's draw checks instead of only the child's
+    /// own work (measured against prefetching after `make_move`: README, "Search"). On targets
+    /// without a prefetch instruction this does nothing.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -204,8 +204,9 @@ impl TranspositionTable {
             // SAFETY: `_mm_prefetch` is `unsafe` only because it is an SSE intrinsic, and SSE is
             // part of the x86_64 baseline, so the instruction exists on every CPU this code
             // runs on. A prefetch is a hint: it never faults and never changes memory, and
-            // the pointer comes from a live reference anyway. Measured: bench nps +3 %
-            // (mean of 4 alternating runs each, 1.738 M against 1.687 M nps).
+            // the pointer comes from a live reference anyway. Why `unsafe` at all: a probe
+            // lands on a random bucket and would otherwise wait for memory (measured: README,
+            // "Search").
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -308,8 +309,7 @@ impl TranspositionTable {
 /// setting gives only to memory that asks for them). A probe lands on a random bucket, so
 /// with 4 KB pages nearly every probe also misses the TLB; with 2 MB pages a 16 MB table
 /// needs 8 TLB entries. Must run before the memory is first touched. A refusal (no THP
-/// support, `never` mode) changes nothing but speed. Measured: bench nps +1.6 % (mean of 10
-/// alternating runs each, 1.753 M against 1.726 M nps).
+/// support, `never` mode) changes nothing but speed (measured: README, "Search").
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(start: *const u8, len: usize) {
     // The C library's `madvise(2)`; the standard library links it on Linux anyway.

@@ -2,7 +2,8 @@
 //! kings (pawn structure, pawn shield and storm), keyed by `Position::pawn_king_key`.
 //!
 //! Pawns and kings move in few of the nodes a search visits, so most evaluations find their
-//! structure here instead of recomputing it: bench nps rose 12 % with it (README, "Search").
+//! structure here instead of recomputing it (the speed it bought is measured in README,
+//! "Search").
 //! The cache is exact: a hit gives the very sum `structure` and `king_safety` would report,
 //! so cached and uncached evaluations agree (a test checks it), and the bench signature does
 //! not depend on the table.

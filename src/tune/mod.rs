@@ -23,8 +23,9 @@
 //! search score (`--score-weight`; `--search-nodes` scores lines that have none), piece-square
 //! tables stay left-right symmetric, an optional L2 pull towards the start (`--l2`), frozen
 //! tables (`--freeze`), and optionally (`--early-stop`) keeping the iteration with the lowest
-//! validation error. (On our self-play sets of ~1,500 games the validation error hardly moves
-//! while matches show the last iteration clearly stronger, so the last is the default.) The
+//! validation error. (On our self-play sets the validation error hardly moves while matches
+//! show the last iteration stronger, so the last is the default: README, "Evaluation
+//! tuning".) The
 //! result is a new `src/weights.rs` text (`--output`), and the
 //! errors (against game results) before and after.
 //!
