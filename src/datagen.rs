@@ -7,7 +7,7 @@
 //! mate, stalemate, threefold repetition, the fifty-move rule, insufficient material, or by
 //! adjudication: a score of at least `WIN_SCORE` for the same side over `WIN_PLIES` plies
 //! wins; after `DRAW_AFTER` plies a score within `DRAW_SCORE` for `DRAW_PLIES` plies draws;
-//! `MAX_PLIES` plies draw.
+//! `MAX_PLIES` plies draw. A finished game is a `SelfPlayGame`.
 //!
 //! Labelled are the quiet positions of each game: from ply `SKIP_PLIES` on, side to move
 //! not in check, and the move the search chose is not a capture or promotion (so the static

@@ -1,4 +1,5 @@
-//! The `engine` binary: the UCI loop by default, plus `perft`, `bench` and `play`.
+//! The `engine` binary: the UCI loop by default, plus the subcommands of `CliCommand`: `perft`,
+//! `bench`, `play`, `tune` and `datagen`.
 
 use std::process::ExitCode;
 use std::time::Instant;

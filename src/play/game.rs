@@ -1,5 +1,6 @@
-//! One game: the position with its history, the moves in SAN, who the human is, the clocks,
-//! and how the game ended. The session loop drives it; everything here is free of I/O.
+//! `PlayGame`, one terminal game: the position with its history, the moves in SAN, who the
+//! human is, the clocks, and how the game ended. The session loop drives it; everything here
+//! is free of I/O.
 
 use crate::play::clock::{Clock, TimeControl};
 use crate::play::explain::color_name;

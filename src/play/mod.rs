@@ -3,9 +3,10 @@
 //! This file reads the command line into checked `Settings` (bad values end the program with
 //! one line on stderr and exit code 2, before anything is drawn); `session` runs the games.
 //!
-//! Module map: `session` (the loop), `game` (one game's state and rules of its end),
-//! `commands` (typed input), `explain` (refusals and move lists in words), `board_view`
-//! (drawing), `engine` (Ox88 as a player), `clock`, `pgn`, `input` (stdin on a thread).
+//! Module map: `session` (the loop, `PlaySession`), `game` (one game's state and rules of its
+//! end, `PlayGame`), `commands` (typed input, `PlayCommand`), `explain` (refusals and move
+//! lists in words), `board_view` (drawing), `engine` (Ox88 as a player), `clock`, `pgn`,
+//! `input` (stdin on a thread).
 
 pub mod board_view;
 pub mod clock;

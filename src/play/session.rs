@@ -1,5 +1,6 @@
-//! The game loop of `engine play`: whose turn it is, the prompts, the player's commands, the
-//! engine's replies, the clocks, and the end of each game (announced, shown as PGN, saved).
+//! `PlaySession`, the game loop of `engine play`: whose turn it is, the prompts, the player's
+//! commands, the engine's replies, the clocks, and the end of each game (announced, shown as
+//! PGN, saved).
 //!
 //! Everything the player sees is printed here; the same text goes out whether or not stdin
 //! and stdout are terminals, only the board style differs. End of input ends the session

@@ -1,4 +1,4 @@
-//! The UCI protocol loop.
+//! The UCI protocol loop, and `UciSession`, the state of one conversation with a GUI.
 //!
 //! Two threads. The main thread (this module) reads stdin line by line, parses each line into
 //! a `UciCommand` (`command.rs`), keeps the current position and options, and answers `uci`,
