@@ -2,8 +2,10 @@
 //!
 //! The layers, bottom to top (each uses only the ones before it):
 //! `types`, `geometry`, `zobrist`, `tapered`, `weights`, `psqt` → `moves`, `position` (with its
-//! `fen`, `movegen`, `draws` inside), `san`, `perft` → `eval`, `tt`, `search`, `time` →
-//! `strength`, `bench`, `datagen`, `tune` → `uci`, `play`.
+//! `fen`, `attacks`, `movegen`, `draws`, `verify` inside), `san`, `perft` → `eval`, `time` →
+//! `search::params` (a leaf: the score scale and the search's margins), `tt`, `search` →
+//! `strength`, `bench`, `datagen`, `tune` → `uci`, `play`. `.ci/import_circles.py` checks that
+//! no two modules import each other.
 //! `weights` holds the tuned evaluation numbers as plain data: `psqt` (used by `position` for
 //! its incremental material and piece-square score) reads them from there, so nothing below
 //! `eval` imports `eval`. Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
