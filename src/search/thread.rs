@@ -204,7 +204,7 @@ impl SearchThread {
             .collect();
     }
 
-    /// Checks the flags, the clock (main worker) and the node limit; sets `stopped`.
+    /// Checks the flags, the clock (main thread) and the node limit; sets `stopped`.
     pub(super) fn poll(&mut self, shared: &Shared) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
