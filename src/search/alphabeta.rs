@@ -536,8 +536,9 @@ impl SearchThread {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
+            let params = *self.params();
             self.correction
-                .update(&self.pos, depth, best_score - raw_eval);
+                .update(&self.pos, depth, best_score - raw_eval, &params);
         }
 
         // Step 17. Store the result.

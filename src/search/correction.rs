@@ -15,11 +15,11 @@ use crate::position::Position;
 use crate::types::{Color, Piece, PieceType};
 use crate::zobrist::pawn_king_key;
 
+use super::params::SearchParams;
+
 const ENTRIES: usize = 16384;
 /// Entry units per centipawn.
 const GRAIN: i32 = 256;
-/// The largest correction, in centipawns.
-const LIMIT: i32 = 32;
 /// Weights are out of this.
 const WEIGHT_SCALE: i32 = 256;
 
@@ -67,13 +67,15 @@ impl CorrectionHistory {
     }
 
     /// Moves the entry of `pos` towards `difference` (search score minus raw static
-    /// evaluation), the more the deeper the search was.
-    pub fn update(&mut self, pos: &Position, depth: i32, difference: i32) {
+    /// evaluation), the more the deeper the search was. The parameter table bounds the
+    /// correction (`correction_limit`) and the weight of one update (`correction_max_weight`).
+    pub fn update(&mut self, pos: &Position, depth: i32, difference: i32, params: &SearchParams) {
+        let limit = params.correction_limit;
         let entry = &mut self.table[index(pos)];
-        let weight = (depth + 1).min(16);
-        let target = difference.clamp(-2 * LIMIT, 2 * LIMIT) * GRAIN;
+        let weight = (depth + 1).min(params.correction_max_weight);
+        let target = difference.clamp(-2 * limit, 2 * limit) * GRAIN;
         let blended = (*entry * (WEIGHT_SCALE - weight) + target * weight) / WEIGHT_SCALE;
-        *entry = blended.clamp(-LIMIT * GRAIN, LIMIT * GRAIN);
+        *entry = blended.clamp(-limit * GRAIN, limit * GRAIN);
     }
 }
 
@@ -87,13 +89,16 @@ mod tests {
         let mut history = CorrectionHistory::new();
         assert_eq!(history.correction(&pos), 0);
         for _ in 0..200 {
-            history.update(&pos, 10, 20);
+            history.update(&pos, 10, 20, &SearchParams::DEFAULT);
         }
         assert!((18..=20).contains(&history.correction(&pos)));
         for _ in 0..200 {
-            history.update(&pos, 10, -1000);
+            history.update(&pos, 10, -1000, &SearchParams::DEFAULT);
         }
-        assert_eq!(history.correction(&pos), -LIMIT);
+        assert_eq!(
+            history.correction(&pos),
+            -SearchParams::DEFAULT.correction_limit
+        );
         // The other side to move has its own entry.
         let black = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
             .expect("valid FEN");

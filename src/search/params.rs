@@ -145,6 +145,12 @@ search_params! {
     history_bonus_linear: 32, 0, 256;
     history_bonus_max: 1600, 200, 4000;
 
+    // -- Correction history (step 16)
+    /// The largest correction, in centipawns.
+    correction_limit: 32, 8, 128;
+    /// An update's weight is min(depth + 1, this) out of 256.
+    correction_max_weight: 16, 2, 64;
+
     // -- Quiescence search
     /// Delta pruning: what a capture may bring beyond its victim's value.
     qsearch_delta_margin: 150, 0, 500;
