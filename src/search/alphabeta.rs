@@ -536,7 +536,6 @@ impl SearchThread {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            let params = *self.params();
             self.correction
                 .update(&self.pos, depth, best_score - raw_eval, &params);
         }

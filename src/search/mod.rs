@@ -318,11 +318,6 @@ impl Searcher {
         self.threads.len()
     }
 
-    /// The parameters the search decides by (the defaults unless an `spsa` build set others).
-    pub fn params(&self) -> &SearchParams {
-        &self.params
-    }
-
     /// Replaces the search parameters (`spsa` builds: the tuner's UCI options).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;

@@ -6,6 +6,8 @@
 //! Every `Job::Go` ends with exactly one `bestmove`, printed here once the search returns (the
 //! search itself holds its result back while `go infinite` or `go ponder` forbid it).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -16,8 +18,6 @@ use crate::perft::divide;
 use crate::position::Position;
 use crate::search::{Bound, Limits, PvLine, Report, SearchParams, SearchSignals, Searcher};
 use crate::strength::{Rng, Strength};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// One search, with everything the engine thread needs to print its result.
 pub struct GoJob {

@@ -219,18 +219,23 @@ impl UciSession {
         if self.engine.is_busy() {
             self.stop_search();
         }
-        // Through the engine thread like any search, so `bestmove (none)` comes in order and
-        // `go infinite` / `go ponder` still wait for `stop`.
+        let limits = Limits {
+            infinite: go.infinite,
+            ponder: go.ponder,
+            start: received,
+            ..Limits::new()
+        };
+        self.start_search(setup::no_legal_move_position(), limits);
+    }
+
+    /// Hands a search to the engine thread with fresh signals, kept for `stop` and
+    /// `ponderhit`.
+    fn start_search(&mut self, position: Position, limits: Limits) {
         let signals = Arc::new(SearchSignals::new());
         self.active = Some(Arc::clone(&signals));
         self.engine.send(Job::Go(Box::new(GoJob {
-            position: setup::no_legal_move_position(),
-            limits: Limits {
-                infinite: go.infinite,
-                ponder: go.ponder,
-                start: received,
-                ..Limits::new()
-            },
+            position,
+            limits,
             signals,
             strength: self.options.strength.strength(),
             show_wdl: self.options.show_wdl,
@@ -281,7 +286,7 @@ impl UciSession {
             });
             return;
         }
-        let limits = self.limits(&go, received);
+        let limits = self.limits(&position, &go, received);
         if self.debug {
             let time = TimeManager::new(limits.time, limits.start, None);
             self.output.info_string(&format!(
@@ -290,23 +295,11 @@ impl UciSession {
                 time.hard_budget()
             ));
         }
-        let signals = Arc::new(SearchSignals::new());
-        self.active = Some(Arc::clone(&signals));
-        self.engine.send(Job::Go(Box::new(GoJob {
-            position,
-            limits,
-            signals,
-            strength: self.options.strength.strength(),
-            show_wdl: self.options.show_wdl,
-        })));
+        self.start_search(position, limits);
     }
 
-    /// Turns `go` arguments into search limits for the current position and options.
-    fn limits(&self, go: &GoCommand, received: Instant) -> Limits {
-        let position = self
-            .position
-            .as_ref()
-            .expect("go returns early without a position");
+    /// Turns `go` arguments into search limits for `position` and the current options.
+    fn limits(&self, position: &Position, go: &GoCommand, received: Instant) -> Limits {
         let (remaining, increment) = match position.side_to_move() {
             Color::White => (go.wtime, go.winc),
             Color::Black => (go.btime, go.binc),
