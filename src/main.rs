@@ -44,8 +44,10 @@ enum CliCommand {
     Play(ox88::play::PlayArgs),
     /// Tune evaluation weights on labelled positions (Texel's method).
     Tune(ox88::tune::TuneArgs),
-    /// Generate labelled positions by self-play, for `tune`.
+    /// Generate labelled positions by self-play (training data for `train`).
     Datagen(ox88::datagen::DatagenArgs),
+    /// Train the evaluation network on datagen's positions.
+    Train(ox88::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Play(args)) => ox88::play::run(&args),
         Some(CliCommand::Tune(args)) => ox88::tune::run(&args),
         Some(CliCommand::Datagen(args)) => ox88::datagen::run(&args),
+        Some(CliCommand::Train(args)) => ox88::train::run(&args),
         Some(CliCommand::Perft {
             depth,
             fen,

@@ -35,6 +35,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
+use crate::random::Rng;
 use crate::search::see::see_ge;
 use crate::search::{Limits, MATE_BOUND, PvLine, SearchResult};
 
@@ -318,48 +319,6 @@ fn allows_mate_in_one(pos: &Position, mv: Move) -> bool {
         after.unmake_move();
         mate
     })
-}
-
-/// A small deterministic pseudo-random generator (xorshift64*), seeded by the caller: from
-/// the clock for play, fixed in tests. Not for anything that needs real randomness.
-#[derive(Clone, Debug)]
-pub struct Rng {
-    state: u64,
-}
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // Zero is the one state xorshift never leaves; mix the seed so small seeds differ well.
-        let mixed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
-        Rng {
-            state: if mixed == 0 { 1 } else { mixed },
-        }
-    }
-
-    /// Seeded from the system clock and the process id.
-    pub fn from_time() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_nanos() as u64);
-        Rng::new(nanos ^ (u64::from(std::process::id()) << 32))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        self.state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `0..bound` (`bound` > 0).
-    pub fn below(&mut self, bound: u64) -> u64 {
-        self.next_u64() % bound
-    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ fn handshake_lists_every_option() {
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 2800 min 600 max 2800",
         "option name Skill Level type spin default 20 min 0 max 20",
+        "option name EvalFile type string default <embedded>",
     ] {
         assert!(
             lines.iter().any(|line| line == expected),
@@ -325,4 +326,64 @@ fn options_take_effect_and_setoption_during_a_search_waits() {
     engine.send("go depth 3");
     let best = best_of(&engine.bestmove());
     assert!(is_legal(None, &[], &best));
+}
+
+/// The line of `eval` that gives the network's total.
+fn network_total(lines: &[String]) -> String {
+    lines
+        .iter()
+        .find(|line| line.starts_with("Network evaluation"))
+        .cloned()
+        .unwrap_or_else(|| panic!("no total in {lines:?}"))
+}
+
+#[test]
+fn eval_file_loads_a_net_and_refuses_a_bad_one_keeping_the_current() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let good = dir.join("uci-evalfile-good.nnue");
+    let truncated = dir.join("uci-evalfile-truncated.nnue");
+    let net = std::fs::read("src/nnue/ox88.nnue").expect("the embedded net is in the repository");
+    std::fs::write(&good, &net).unwrap();
+    std::fs::write(&truncated, &net[..net.len() / 2]).unwrap();
+
+    let mut engine = Engine::start();
+    engine.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    engine.send("eval");
+    let embedded = network_total(&engine.sync());
+
+    for bad in [
+        truncated.display().to_string(),
+        "/no/such/net.nnue".to_string(),
+    ] {
+        engine.send(&format!("setoption name EvalFile value {bad}"));
+        let lines = engine.sync();
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("info string EvalFile not loaded")
+                    && line.ends_with("still using <embedded>")),
+            "{lines:?}"
+        );
+        engine.send("eval");
+        assert_eq!(network_total(&engine.sync()), embedded);
+    }
+    engine.send(&format!("setoption name EvalFile value {}", good.display()));
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string EvalFile")
+                && line.contains(" loaded (checksum ")),
+        "{lines:?}"
+    );
+    engine.send("eval");
+    assert_eq!(
+        network_total(&engine.sync()),
+        embedded,
+        "the same net, the same total"
+    );
+    engine.send("go depth 3");
+    assert!(best_of(&engine.bestmove()).len() >= 4);
+    engine.send("quit");
+    assert!(engine.exits());
 }

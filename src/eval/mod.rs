@@ -26,6 +26,7 @@
 
 pub mod endgame;
 mod king_safety;
+pub mod network;
 pub mod params;
 mod pawn_table;
 mod pawns;

@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use crate::moves::Move;
 use crate::position::Position;
+use crate::random::Rng;
 use crate::search::{Limits, Score, SearchSignals, Searcher};
-use crate::strength::{Rng, Strength};
+use crate::strength::Strength;
 
 /// Transposition table size for play: small, a terminal game needs no more.
 const HASH_MB: usize = 16;

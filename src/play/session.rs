@@ -20,9 +20,9 @@ use crate::play::explain::{self, color_name};
 use crate::play::game::PlayGame;
 use crate::play::input::{Input, Keyboard};
 use crate::play::{ColorChoice, Settings};
+use crate::random::Rng;
 use crate::san::SanError;
 use crate::search::Score;
-use crate::strength::Rng;
 use crate::types::{Color, PieceType};
 
 /// Thinking time for `hint` and for judging a draw offer (less when the clock is short).

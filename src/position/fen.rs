@@ -11,7 +11,9 @@
 
 use std::fmt;
 
-use super::{BLACK_KING_SIDE, BLACK_QUEEN_SIDE, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE};
+use super::{
+    BLACK_KING_SIDE, BLACK_QUEEN_SIDE, BOARD_ONLY, Position, WHITE_KING_SIDE, WHITE_QUEEN_SIDE,
+};
 use crate::types::{
     Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, parse_square, rank_of,
     square_name,
@@ -239,6 +241,7 @@ fn parse(fen: &str, lenient: bool) -> Result<(Position, Vec<String>), FenError> 
     if pos.en_passant != NO_SQUARE {
         pos.key ^= KEYS.en_passant_file[file_of(pos.en_passant) as usize];
     }
+    pos.refresh_accumulator();
     Ok((pos, dropped))
 }
 
@@ -272,7 +275,7 @@ fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
             if pos.counts[piece.index()] as usize >= 10 {
                 return Err(FenError::TooManyPieces(piece.color()));
             }
-            pos.put_piece(piece, sq);
+            pos.put_piece::<BOARD_ONLY>(piece, sq);
             file += 1;
         }
         if file != 8 {

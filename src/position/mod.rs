@@ -9,6 +9,11 @@
 //!   same XOR over pawns and kings only; `psq` is the sum of the piece-square values. All three
 //!   are updated only by `put_piece`, `remove_piece` and `move_piece` (and the state changes
 //!   in `make_move`), so they cannot drift apart from the board.
+//! - `accumulators` holds the evaluation network's first layer (`nnue`) for the board as it
+//!   is and for each position in `history`: one entry per ply, `accumulators.len() ==
+//!   history.len() + 1`. `make_move` pushes a copy that the primitives then update;
+//!   `unmake_move` pops it and restores the board with `BOARD_ONLY` primitives, so taking a
+//!   move back costs no network arithmetic.
 //! - Castling rights are a 4-bit mask (`WHITE_KING_SIDE` ...) plus, for each right, the square
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
@@ -18,10 +23,13 @@
 //! move generation in `movegen.rs`, draw rules in `draws.rs`, the from-scratch recomputations
 //! used by tests in `verify.rs`.
 
+use std::sync::Arc;
+
 use crate::moves::{Move, flag};
+use crate::nnue::{Accumulator, Network, default_network};
 use crate::psqt;
 use crate::tapered::S;
-use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board};
+use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board, to_64};
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
 pub mod attacks;
@@ -37,6 +45,12 @@ pub const BLACK_QUEEN_SIDE: u8 = 8;
 
 /// The most pieces of one kind and colour (2 knights + 8 promoted pawns).
 const LIST_CAPACITY: usize = 10;
+
+/// Primitive variants: `WITH_NET` also updates the top accumulator, `BOARD_ONLY` does not
+/// (for `unmake_move`, which pops the accumulator instead, and for FEN parsing, which sums it
+/// once at the end).
+const WITH_NET: bool = true;
+pub(super) const BOARD_ONLY: bool = false;
 
 /// What `unmake_move` needs to restore, one record per ply (also the game history used for
 /// repetition detection).
@@ -75,6 +89,8 @@ pub struct Position {
     pub(crate) psq: S,
     pub(crate) chess960: bool,
     pub(crate) history: Vec<Undo>,
+    pub(crate) net: Arc<Network>,
+    pub(crate) accumulators: Vec<Accumulator>,
 }
 
 impl Position {
@@ -97,6 +113,8 @@ impl Position {
             psq: S::ZERO,
             chess960: false,
             history: Vec::with_capacity(256),
+            accumulators: Vec::with_capacity(256),
+            net: default_network(),
         }
     }
 
@@ -188,6 +206,70 @@ impl Position {
     /// Forget the game history (the root of a new search keeps only what repetition needs).
     pub fn clear_history(&mut self) {
         self.history.clear();
+        let top = self.accumulators.len() - 1;
+        self.accumulators.drain(..top);
+    }
+
+    // ---- The evaluation network -----------------------------------------------------------
+
+    /// The network's evaluation of the position, side to move's point of view, centipawns.
+    #[inline(always)]
+    pub fn network_eval(&self) -> i32 {
+        self.net.evaluate(self.accumulator(), self.side)
+    }
+
+    #[inline(always)]
+    pub fn accumulator(&self) -> &Accumulator {
+        self.accumulators
+            .last()
+            .expect("a position always has an accumulator")
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Every piece with its dense square, for summing an accumulator from scratch.
+    pub(crate) fn pieces_dense(&self) -> impl Iterator<Item = (Piece, usize)> + '_ {
+        (1..16).flat_map(move |p| {
+            self.lists[p][..self.counts[p] as usize]
+                .iter()
+                .map(move |&sq| (Piece(p as u8), to_64(sq)))
+        })
+    }
+
+    /// The accumulator of the board as it stands, summed from scratch.
+    pub fn computed_accumulator(&self) -> Accumulator {
+        self.net.refresh(self.pieces_dense())
+    }
+
+    /// Evaluates with `net` from now on; every stored accumulator (the game's history too, so
+    /// that taking moves back stays right) is summed again under it.
+    pub fn set_network(&mut self, net: Arc<Network>) {
+        if Arc::ptr_eq(&self.net, &net) {
+            return;
+        }
+        self.net = net;
+        let mut walk = self.clone();
+        for index in (0..self.accumulators.len()).rev() {
+            self.accumulators[index] = walk.computed_accumulator();
+            if index > 0 {
+                match walk.history.last().map(|undo| undo.mv) {
+                    Some(Move::NULL) => walk.unmake_null_move(),
+                    Some(_) => walk.unmake_move(),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    /// Sums the top accumulator from scratch (after building a board with `BOARD_ONLY`).
+    pub(crate) fn refresh_accumulator(&mut self) {
+        let fresh = self.computed_accumulator();
+        match self.accumulators.last_mut() {
+            Some(top) => *top = fresh,
+            None => self.accumulators.push(fresh),
+        }
     }
 
     /// Non-pawn, non-king material count of one side (for the null-move zugzwang guard).
@@ -202,7 +284,11 @@ impl Position {
     // ---- The three primitives -------------------------------------------------------------
 
     #[inline(always)]
-    pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
+    pub(crate) fn put_piece<const NET: bool>(&mut self, piece: Piece, sq: Square) {
+        if NET {
+            let top = self.accumulators.last_mut().expect("an accumulator");
+            self.net.add(top, piece, to_64(sq));
+        }
         let p = piece.index();
         self.board[sq as usize] = piece;
         self.index[sq as usize] = self.counts[p];
@@ -214,8 +300,12 @@ impl Position {
     }
 
     #[inline(always)]
-    pub(crate) fn remove_piece(&mut self, sq: Square) -> Piece {
+    pub(crate) fn remove_piece<const NET: bool>(&mut self, sq: Square) -> Piece {
         let piece = self.board[sq as usize];
+        if NET {
+            let top = self.accumulators.last_mut().expect("an accumulator");
+            self.net.sub(top, piece, to_64(sq));
+        }
         let p = piece.index();
         self.board[sq as usize] = Piece::NONE;
         self.counts[p] -= 1;
@@ -230,8 +320,12 @@ impl Position {
     }
 
     #[inline(always)]
-    pub(crate) fn move_piece(&mut self, from: Square, to: Square) {
+    pub(crate) fn move_piece<const NET: bool>(&mut self, from: Square, to: Square) {
         let piece = self.board[from as usize];
+        if NET {
+            let top = self.accumulators.last_mut().expect("an accumulator");
+            self.net.shift(top, piece, to_64(from), to_64(to));
+        }
         self.board[from as usize] = Piece::NONE;
         self.board[to as usize] = piece;
         let slot = self.index[from as usize];
@@ -257,6 +351,8 @@ impl Position {
             fullmove_number: self.fullmove_number,
             key: self.key,
         };
+        let top = *self.accumulator();
+        self.accumulators.push(top);
         if self.en_passant != NO_SQUARE {
             self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
             self.en_passant = NO_SQUARE;
@@ -298,27 +394,27 @@ impl Position {
             flag::CASTLE => {
                 let king_to = mv.castle_king_target();
                 let rook_to = mv.castle_rook_target();
-                let king = self.remove_piece(from);
-                let rook = self.remove_piece(to);
-                self.put_piece(king, king_to);
-                self.put_piece(rook, rook_to);
+                let king = self.remove_piece::<WITH_NET>(from);
+                let rook = self.remove_piece::<WITH_NET>(to);
+                self.put_piece::<WITH_NET>(king, king_to);
+                self.put_piece::<WITH_NET>(rook, rook_to);
             }
             flag::EN_PASSANT => {
                 let victim = (to as i32 - us.forward()) as Square;
-                undo.captured = self.remove_piece(victim);
-                self.move_piece(from, to);
+                undo.captured = self.remove_piece::<WITH_NET>(victim);
+                self.move_piece::<WITH_NET>(from, to);
                 self.halfmove_clock = 0;
             }
             _ => {
                 if mv.is_capture() {
-                    undo.captured = self.remove_piece(to);
+                    undo.captured = self.remove_piece::<WITH_NET>(to);
                     self.halfmove_clock = 0;
                 }
                 if mv.is_promotion() {
-                    self.remove_piece(from);
-                    self.put_piece(Piece::new(us, mv.promotion_piece()), to);
+                    self.remove_piece::<WITH_NET>(from);
+                    self.put_piece::<WITH_NET>(Piece::new(us, mv.promotion_piece()), to);
                 } else {
-                    self.move_piece(from, to);
+                    self.move_piece::<WITH_NET>(from, to);
                 }
                 if moving.kind() == PieceType::Pawn {
                     self.halfmove_clock = 0;
@@ -364,6 +460,7 @@ impl Position {
             .history
             .pop()
             .expect("unmake_move without a move to take back");
+        self.accumulators.pop();
         let mv = undo.mv;
         self.side = self.side.flip();
         let us = self.side;
@@ -372,25 +469,25 @@ impl Position {
 
         match mv.flag() {
             flag::CASTLE => {
-                let king = self.remove_piece(mv.castle_king_target());
-                let rook = self.remove_piece(mv.castle_rook_target());
-                self.put_piece(king, from);
-                self.put_piece(rook, to);
+                let king = self.remove_piece::<BOARD_ONLY>(mv.castle_king_target());
+                let rook = self.remove_piece::<BOARD_ONLY>(mv.castle_rook_target());
+                self.put_piece::<BOARD_ONLY>(king, from);
+                self.put_piece::<BOARD_ONLY>(rook, to);
             }
             flag::EN_PASSANT => {
-                self.move_piece(to, from);
+                self.move_piece::<BOARD_ONLY>(to, from);
                 let victim = (to as i32 - us.forward()) as Square;
-                self.put_piece(undo.captured, victim);
+                self.put_piece::<BOARD_ONLY>(undo.captured, victim);
             }
             _ => {
                 if mv.is_promotion() {
-                    self.remove_piece(to);
-                    self.put_piece(Piece::new(us, PieceType::Pawn), from);
+                    self.remove_piece::<BOARD_ONLY>(to);
+                    self.put_piece::<BOARD_ONLY>(Piece::new(us, PieceType::Pawn), from);
                 } else {
-                    self.move_piece(to, from);
+                    self.move_piece::<BOARD_ONLY>(to, from);
                 }
                 if !undo.captured.is_none() {
-                    self.put_piece(undo.captured, to);
+                    self.put_piece::<BOARD_ONLY>(undo.captured, to);
                 }
             }
         }
@@ -416,6 +513,7 @@ impl Position {
             .history
             .pop()
             .expect("unmake_null_move without a null move");
+        self.accumulators.pop();
         self.side = self.side.flip();
         self.en_passant = undo.en_passant;
         self.halfmove_clock = undo.halfmove_clock;

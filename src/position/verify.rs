@@ -1,6 +1,6 @@
 //! From-scratch recomputation of the incremental state, for tests and debugging: the Zobrist
-//! key and the piece-square sum are rebuilt from the board and compared with what make/unmake
-//! maintained.
+//! keys, the piece-square sum and the network's accumulators are rebuilt from the board and
+//! compared with what make/unmake maintained.
 //!
 //! Debug builds run `verify` after every `make_move`, `unmake_move`, `make_null_move` and
 //! `unmake_null_move` (`debug_verify`), so any test or search run in a debug build (`cargo test
@@ -92,6 +92,16 @@ impl Position {
                 self.psq,
                 self.compute_psq()
             ));
+        }
+        if self.accumulators.len() != self.history.len() + 1 {
+            return Err(format!(
+                "{} accumulators for {} plies of history",
+                self.accumulators.len(),
+                self.history.len()
+            ));
+        }
+        if *self.accumulator() != self.computed_accumulator() {
+            return Err("network accumulator != recomputed from the board".to_string());
         }
         let mut listed = 0;
         for piece in 1..16 {
@@ -211,6 +221,8 @@ mod tests {
                 } else {
                     pos.unmake_move();
                 }
+                pos.verify()
+                    .unwrap_or_else(|error| panic!("game {index}, taking back: {error}"));
             }
             assert_eq!(pos, suite_positions()[index], "game {index} not taken back");
         }

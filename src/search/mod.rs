@@ -31,10 +31,11 @@ pub mod see;
 mod thread;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::moves::Move;
+use crate::nnue::{Network, default_network};
 use crate::position::Position;
 use crate::time::{TimeLimit, TimeManager};
 pub use crate::tt::Bound;
@@ -266,6 +267,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     threads: Vec<SearchThread>,
     params: SearchParams,
+    network: Arc<Network>,
 }
 
 impl Searcher {
@@ -274,7 +276,17 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             threads: vec![SearchThread::new(0, &SearchParams::DEFAULT)],
             params: SearchParams::DEFAULT,
+            network: default_network(),
         }
+    }
+
+    /// The evaluation network the next searches use (`EvalFile`).
+    pub fn set_network(&mut self, network: Arc<Network>) {
+        self.network = network;
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
     }
 
     /// Resizes (and clears) the transposition table. When the memory cannot be had, the
@@ -357,7 +369,7 @@ impl Searcher {
             .split_first_mut()
             .expect("a searcher always has a main thread");
         for thread in std::iter::once(&mut *main).chain(helpers.iter_mut()) {
-            thread.prepare(pos, limits);
+            thread.prepare(pos, limits, &self.network);
         }
         let result = if helpers.is_empty() {
             main.run_main(&shared)

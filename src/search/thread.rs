@@ -11,11 +11,12 @@
 //! Only the main thread (index 0) polls the clock and the node limit, reports, and decides;
 //! helpers poll the stop and abort flags and otherwise just fill the shared table.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::eval::{PawnTable, evaluate_cached};
 use crate::moves::Move;
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::time::IterationOutcome;
 use crate::tt::TtHit;
@@ -107,7 +108,6 @@ pub(crate) struct SearchThread {
     pub(super) history: History,
     pub(super) correction: CorrectionHistory,
     /// This thread's cache of pawn-king evaluation terms.
-    pub(super) pawn_table: PawnTable,
     pub(super) root_moves: Vec<RootMove>,
     /// The first root move of the MultiPV slot being searched (the earlier slots are done).
     pub(super) pv_index: usize,
@@ -131,7 +131,6 @@ impl SearchThread {
             pv_length: [0; MAX_PLY + 2],
             history: History::new(),
             correction: CorrectionHistory::new(),
-            pawn_table: PawnTable::new(),
             root_moves: Vec::new(),
             pv_index: 0,
             root_depth: 0,
@@ -169,12 +168,13 @@ impl SearchThread {
     pub fn clear(&mut self) {
         self.history.clear();
         self.correction.clear();
-        self.pawn_table.clear();
     }
 
-    /// Sets up the root: position copy, root move list (restricted by `searchmoves`).
-    pub fn prepare(&mut self, pos: &Position, limits: &Limits) {
+    /// Sets up the root: position copy evaluated by `network`, root move list (restricted by
+    /// `searchmoves`).
+    pub fn prepare(&mut self, pos: &Position, limits: &Limits, network: &Arc<Network>) {
         self.pos = pos.clone();
+        self.pos.set_network(network.clone());
         self.nodes = 0;
         self.next_poll = limits
             .nodes
@@ -232,7 +232,9 @@ impl SearchThread {
     /// Static evaluation kept clear of the mate range.
     #[inline(always)]
     pub(super) fn evaluate(&mut self) -> i32 {
-        evaluate_cached(&self.pos, &mut self.pawn_table).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        self.pos
+            .network_eval()
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// A raw static evaluation corrected by the correction history, clear of the mate range.

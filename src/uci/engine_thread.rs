@@ -14,10 +14,12 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
 use super::output::{Output, Progress, bestmove_line, current_move_line, iteration_line};
+use crate::nnue::Network;
 use crate::perft::divide;
 use crate::position::Position;
+use crate::random::Rng;
 use crate::search::{Bound, Limits, PvLine, Report, SearchParams, SearchSignals, Searcher};
-use crate::strength::{Rng, Strength};
+use crate::strength::Strength;
 
 /// One search, with everything the engine thread needs to print its result.
 pub struct GoJob {
@@ -43,6 +45,8 @@ pub enum Job {
     ClearHash,
     SetThreads(usize),
     SetSearchParams(SearchParams),
+    /// `EvalFile` loaded a net: searches from now on evaluate with it.
+    SetNetwork(Arc<Network>),
     /// `isready` while idle: print `readyok` once the jobs before it are done.
     Ping,
     Quit,
@@ -143,6 +147,7 @@ impl JobRunner {
             }
             Job::SetThreads(threads) => self.searcher.set_threads(threads),
             Job::SetSearchParams(params) => self.searcher.set_params(params),
+            Job::SetNetwork(network) => self.searcher.set_network(network),
             Job::Ping => self.output.line("readyok"),
             Job::Quit => return false,
         }

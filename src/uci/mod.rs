@@ -28,9 +28,10 @@ use std::time::{Duration, Instant};
 
 use command::{GoCommand, ParseError, UciCommand, quote};
 use engine_thread::{EngineThread, GoJob, Job};
-use options::{Effect, Options, all_options};
+use options::{EMBEDDED_NET, Effect, Options, all_options};
 use output::Output;
 
+use crate::nnue::{self, Network, default_network};
 use crate::position::Position;
 use crate::search::{Limits, MAX_PLY, SearchSignals};
 use crate::time::{ClockReading, TimeLimit, TimeManager};
@@ -82,6 +83,8 @@ struct UciSession {
     engine: EngineThread,
     /// The latest search's signals, to raise on `stop` and `ponderhit`.
     active: Option<Arc<SearchSignals>>,
+    /// The evaluation network (`EvalFile`), also held by the engine thread's searcher.
+    network: Arc<Network>,
 }
 
 impl UciSession {
@@ -95,6 +98,7 @@ impl UciSession {
             position: Some(Position::startpos()),
             debug: false,
             active: None,
+            network: default_network(),
         }
     }
 
@@ -157,7 +161,9 @@ impl UciSession {
                     self.output.info_string(NO_POSITION);
                     return Flow::Continue;
                 };
-                for line in crate::eval::describe(position).lines() {
+                let mut position = position.clone();
+                position.set_network(self.network.clone());
+                for line in crate::eval::network::describe_network(&position).lines() {
                     self.output.line(line);
                 }
             }
@@ -242,6 +248,32 @@ impl UciSession {
         })));
     }
 
+    /// `EvalFile`: the net is read here, at the edge; only a net that loaded reaches the
+    /// search, so a bad file leaves the current one in place.
+    fn load_network(&mut self, file: &str) {
+        let loaded = if file == EMBEDDED_NET {
+            Ok(default_network())
+        } else {
+            nnue::file::load(std::path::Path::new(file)).map(Arc::new)
+        };
+        match loaded {
+            Ok(network) => {
+                self.output.info_string(&format!(
+                    "EvalFile {file} loaded (checksum {:016x}, {} kernels)",
+                    network.checksum,
+                    network.kernel_name()
+                ));
+                self.options.eval_file = file.to_string();
+                self.network = network.clone();
+                self.engine.send(Job::SetNetwork(network));
+            }
+            Err(error) => self.output.info_string(&format!(
+                "EvalFile not loaded: {error}; still using {}",
+                self.options.eval_file
+            )),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Effect::None) => {}
@@ -249,6 +281,7 @@ impl UciSession {
             Ok(Effect::ClearHash) => self.engine.send(Job::ClearHash),
             Ok(Effect::SetThreads(threads)) => self.engine.send(Job::SetThreads(threads)),
             Ok(Effect::SetSearchParams(params)) => self.engine.send(Job::SetSearchParams(params)),
+            Ok(Effect::LoadNetwork(file)) => self.load_network(&file),
             Err(error) => self
                 .output
                 .info_string(&format!("setoption ignored: {error}")),

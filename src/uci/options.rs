@@ -16,7 +16,11 @@ pub enum OptionKind {
     Spin { default: i64, min: i64, max: i64 },
     Check { default: bool },
     Button,
+    String { default: &'static str },
 }
+
+/// `EvalFile`'s value for the net built into the binary.
+pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// Every option, in the order `uci` lists them.
 pub const OPTIONS: &[(&str, OptionKind)] = &[
@@ -73,6 +77,12 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
             max: MAX_SKILL_LEVEL as i64,
         },
     ),
+    (
+        "EvalFile",
+        OptionKind::String {
+            default: EMBEDDED_NET,
+        },
+    ),
 ];
 
 /// The `option name … type …` line for one table entry.
@@ -85,6 +95,9 @@ pub fn describe(name: &str, kind: OptionKind) -> String {
             format!("option name {name} type check default {default}")
         }
         OptionKind::Button => format!("option name {name} type button"),
+        OptionKind::String { default } => {
+            format!("option name {name} type string default {default}")
+        }
     }
 }
 
@@ -120,6 +133,9 @@ pub struct Options {
     pub strength: StrengthSettings,
     /// The search parameters (changed only in an `spsa` build).
     pub search_params: SearchParams,
+    /// The net file in use (`EMBEDDED_NET` for the built-in one); set by the session once
+    /// the file has loaded.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -138,12 +154,13 @@ impl Default for Options {
                 skill_level: MAX_SKILL_LEVEL,
             },
             search_params: SearchParams::DEFAULT,
+            eval_file: EMBEDDED_NET.to_string(),
         }
     }
 }
 
-/// What the search thread must do after an option changed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// What the session or the search thread must do after an option changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     None,
     ResizeHash(usize),
@@ -151,6 +168,8 @@ pub enum Effect {
     SetThreads(usize),
     /// An `spsa` build's search parameter changed: hand the whole table to the search.
     SetSearchParams(SearchParams),
+    /// `EvalFile`: load this net file (or `EMBEDDED_NET`); the current net stays if it fails.
+    LoadNetwork(String),
 }
 
 /// Every option `uci` announces: the table above, then (in an `spsa` build) the search
@@ -188,6 +207,17 @@ impl Options {
         };
         match kind {
             OptionKind::Button => {}
+            OptionKind::String { default } => {
+                let value = if value.is_empty() || value.eq_ignore_ascii_case("<empty>") {
+                    default
+                } else {
+                    value
+                };
+                return match name {
+                    "EvalFile" => Ok(Effect::LoadNetwork(value.to_string())),
+                    _ => Err(format!("option '{name}' is not wired up")),
+                };
+            }
             OptionKind::Check { .. } => {
                 let flag = parse_check(name, value)?;
                 match name {
@@ -283,6 +313,14 @@ mod tests {
         assert_eq!(options.set("threads", Some("4")), Ok(Effect::SetThreads(4)));
         assert_eq!(options.set("uci_chess960", Some("TRUE")), Ok(Effect::None));
         assert!(options.chess960);
+        assert_eq!(
+            options.set("evalfile", Some("/nets/my net.nnue")),
+            Ok(Effect::LoadNetwork("/nets/my net.nnue".into()))
+        );
+        assert_eq!(
+            options.set("EvalFile", Some("")),
+            Ok(Effect::LoadNetwork(EMBEDDED_NET.into()))
+        );
     }
 
     #[test]
@@ -360,6 +398,7 @@ mod tests {
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
                 OptionKind::Check { default } => Some(default.to_string()),
                 OptionKind::Button => None,
+                OptionKind::String { default } => Some(default.to_string()),
             };
             assert!(options.set(name, value.as_deref()).is_ok(), "{name}");
         }

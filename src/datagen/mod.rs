@@ -1,5 +1,5 @@
-//! `engine datagen`: self-play games that label positions with their game's result, the
-//! training data of `engine tune`.
+//! `engine datagen`: self-play games that label positions with the search's score, the move
+//! played and the game's result: the training data of the evaluation network.
 //!
 //! Each game starts from a random line of an opening book (EPD, one position per line; only
 //! the first four FEN fields are read) or the start position, plus a few random legal plies
@@ -9,19 +9,17 @@
 //! wins; after `DRAW_AFTER` plies a score within `DRAW_SCORE` for `DRAW_PLIES` plies draws;
 //! `MAX_PLIES` plies draw. A finished game is a `SelfPlayGame`.
 //!
-//! Labelled are the quiet positions of each game: from ply `SKIP_PLIES` on, side to move
-//! not in check, and the move the search chose is not a capture or promotion (so the static
-//! evaluation is a fair stand-in for the search's score there). Output, one position a line:
-//! the FEN, the game's result from white's point of view (1.0 win, 0.5 draw, 0.0 loss) and
-//! the search's score of the position in centipawns, white's point of view (mates clamped
-//! to +-3000), which `engine tune --score-weight` can blend into the target:
+//! Every searched position of a game is written as one 32-byte record (`format`): the
+//! board, the search's score (white's point of view), the move it played, the game's result
+//! and the ply. Nothing is filtered here; the trainer chooses what to keep.
 //!
-//! ```text
-//!   rnbqkb1r/pp2pppp/2p2n2/3p4/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 2 4 [0.5] 23
-//! ```
 //! Game `i` uses its own random stream derived from `--seed` and `i`, and the search is
 //! bounded by nodes on one thread with a cleared table, so the same seed gives the same
 //! games whatever the thread count (only the order of the games in the file can differ).
+//! Output is appended, so a stopped run resumes with `--first-game` set past the games it
+//! finished (or with another seed).
+
+pub mod format;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
@@ -30,10 +28,13 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::moves::Move;
 use crate::position::Position;
 use crate::position::fen::START_FEN;
+use crate::random::Rng;
 use crate::search::{Limits, MATE_BOUND, Score, SearchSignals, Searcher};
 use crate::types::Color;
+use format::Record;
 
 const WIN_SCORE: i32 = 1000;
 const WIN_PLIES: usize = 4;
@@ -41,13 +42,12 @@ const DRAW_SCORE: i32 = 10;
 const DRAW_PLIES: usize = 10;
 const DRAW_AFTER: usize = 80;
 const MAX_PLIES: usize = 400;
-const SKIP_PLIES: usize = 8;
 /// More game threads than any machine has cores is a typing error, not a request.
 const MAX_THREADS: usize = 1024;
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {
-    /// Where to write the labelled positions (appended to).
+    /// Where to write the labelled positions (32-byte records, appended to).
     #[arg(long)]
     pub output: std::path::PathBuf,
     /// Number of games to play.
@@ -68,33 +68,19 @@ pub struct DatagenArgs {
     /// Seed of the random choices (book line, random plies).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Index of the first game (to resume a run: games are numbered from it).
+    #[arg(long, default_value_t = 0)]
+    pub first_game: u64,
     /// Transposition table size per game, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
 }
 
-/// SplitMix64: small, fast, and good enough to pick openings.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        (self.next() % bound as u64) as usize
-    }
-}
-
-/// One finished game: its labelled positions (FEN and the search's score, white's point of
-/// view) and result (white's point of view).
+/// One finished game: every searched position as a record, and the result for white (0
+/// loss, 1 draw, 2 win).
 pub struct SelfPlayGame {
-    pub positions: Vec<(String, i32)>,
-    pub result: f64,
+    pub records: Vec<Record>,
+    pub result: u8,
     pub plies: usize,
 }
 
@@ -119,12 +105,12 @@ pub fn load_book(path: &std::path::Path) -> Result<Vec<String>, String> {
     Ok(lines)
 }
 
-/// Score from white's point of view; mates count as a large score.
+/// Score from white's point of view; mates count as `MATE_BOUND` or more.
 fn white_score(score: Score, side: Color) -> i32 {
     let value = match score {
         Score::Centipawns(value) => value,
-        Score::Mate(moves) if moves > 0 => MATE_BOUND,
-        Score::Mate(_) => -MATE_BOUND,
+        Score::Mate(moves) if moves > 0 => MATE_BOUND + 100 - moves.min(100),
+        Score::Mate(moves) => -MATE_BOUND - 100 + moves.abs().min(100),
     };
     match side {
         Color::White => value,
@@ -133,12 +119,12 @@ fn white_score(score: Score, side: Color) -> i32 {
 }
 
 /// The start of a game: a book line plus random plies that leave a legal move to play.
-fn opening(book: &[String], random_plies: usize, random: &mut Random) -> Position {
+fn opening(book: &[String], random_plies: usize, random: &mut Rng) -> Position {
     loop {
         let fen = if book.is_empty() {
             START_FEN
         } else {
-            &book[random.below(book.len())]
+            &book[random.index(book.len())]
         };
         let mut pos = Position::from_fen(fen).expect("book lines were checked when loaded");
         let mut alive = true;
@@ -148,7 +134,7 @@ fn opening(book: &[String], random_plies: usize, random: &mut Random) -> Positio
                 alive = false;
                 break;
             }
-            pos.make_move(moves[random.below(moves.len())]);
+            pos.make_move(moves[random.index(moves.len())]);
         }
         if alive && !pos.legal_moves().is_empty() {
             return pos;
@@ -163,24 +149,24 @@ pub fn play_game(
     args: &DatagenArgs,
     index: u64,
 ) -> SelfPlayGame {
-    let mut random = Random(args.seed.wrapping_mul(0x1000_0000_01B3) ^ index);
+    let mut random = Rng::new(args.seed.wrapping_mul(0x1000_0000_01B3) ^ index);
     let mut pos = opening(book, args.random_plies, &mut random);
     searcher.clear();
     let signals = SearchSignals::new();
     let limits = Limits::nodes(args.nodes);
-    let mut candidates = Vec::new();
+    let mut played: Vec<(Position, i32, Move)> = Vec::new();
     let mut win_streak = (0usize, 0i32);
     let mut draw_streak = 0usize;
-    let mut result = 0.5;
+    let mut result = 1;
     let mut plies = 0;
     loop {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             if pos.in_check() {
                 result = if pos.side_to_move() == Color::White {
-                    0.0
+                    0
                 } else {
-                    1.0
+                    2
                 };
             }
             break;
@@ -205,7 +191,7 @@ pub fn play_game(
                 (1, sign)
             };
             if win_streak.0 >= WIN_PLIES {
-                result = if sign > 0 { 1.0 } else { 0.0 };
+                result = if sign > 0 { 2 } else { 0 };
                 break;
             }
         } else {
@@ -220,14 +206,19 @@ pub fn play_game(
             draw_streak = 0;
         }
 
-        if plies >= SKIP_PLIES && !pos.in_check() && !best.is_noisy() {
-            candidates.push((pos.to_fen(), score.clamp(-WIN_SCORE * 3, WIN_SCORE * 3)));
-        }
+        let mut board = pos.clone();
+        board.clear_history();
+        played.push((board, score, best));
         pos.make_move(best);
         plies += 1;
     }
+    let records = played
+        .iter()
+        .enumerate()
+        .map(|(ply, (board, score, mv))| Record::pack(board, *score, *mv, result, ply))
+        .collect();
     SelfPlayGame {
-        positions: candidates,
+        records,
         result,
         plies,
     }
@@ -289,18 +280,15 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
                 (&book, &next_game, &failed, &output, &tallies);
             scope.spawn(move || {
                 loop {
-                    let index = next_game.fetch_add(1, Ordering::Relaxed);
-                    if index >= args.games || failed.load(Ordering::Relaxed) {
+                    let number = next_game.fetch_add(1, Ordering::Relaxed);
+                    if number >= args.games || failed.load(Ordering::Relaxed) {
                         break;
                     }
-                    let game = play_game(&mut searcher, book, args, index);
-                    let mut text = String::new();
-                    for (fen, score) in &game.positions {
-                        text.push_str(&format!("{fen} [{:.1}] {score}\n", game.result));
-                    }
+                    let game = play_game(&mut searcher, book, args, args.first_game + number);
+                    let bytes: Vec<u8> = game.records.iter().flat_map(|r| r.0).collect();
                     {
                         let mut file = output.lock().expect("no writer panics");
-                        if let Err(error) = file.write_all(text.as_bytes()) {
+                        if let Err(error) = file.write_all(&bytes) {
                             eprintln!("engine: cannot write {}: {error}", args.output.display());
                             failed.store(true, Ordering::Relaxed);
                             break;
@@ -308,17 +296,19 @@ pub fn run(args: &DatagenArgs) -> ExitCode {
                     }
                     let mut tally = tallies.lock().expect("no counter panics");
                     tally.0 += 1;
-                    tally.1[(game.result * 2.0) as usize] += 1;
-                    tally.2 += game.positions.len() as u64;
+                    tally.1[game.result as usize] += 1;
+                    tally.2 += game.records.len() as u64;
                     if tally.0 % 10 == 0 || tally.0 == args.games {
+                        let seconds = start.elapsed().as_secs_f64();
                         eprintln!(
-                            "games {} (white wins {}, draws {}, black wins {}) positions {} in {:.0} s",
+                            "games {} (white wins {}, draws {}, black wins {}) positions {} in {:.0} s, {:.0} positions/hour",
                             tally.0,
                             tally.1[2],
                             tally.1[1],
                             tally.1[0],
                             tally.2,
-                            start.elapsed().as_secs_f64()
+                            seconds,
+                            tally.2 as f64 * 3600.0 / seconds.max(1e-9)
                         );
                     }
                 }

@@ -1,0 +1,195 @@
+//! The evaluation network: (768 → HIDDEN) × 2 → 1, with the first layer kept incrementally.
+//!
+//! ```text
+//!   inputs   768 = 2 colours (own, other) × 6 kinds × 64 squares, seen from one side
+//!   layer 1  768 → HIDDEN, one accumulator per perspective (white's view, black's view)
+//!   layer 2  [side to move's accumulator, other side's] → SCReLU → 2·HIDDEN → 1
+//!   output   centipawns, side to move's point of view
+//! ```
+//! A perspective sees the board from its own side: the feature of a piece is (is it the
+//! perspective's colour, kind, square mirrored vertically for black). So the evaluation of a
+//! colour-flipped position is the same number by construction, and one set of weights serves
+//! both sides.
+//!
+//! The first layer is the costly one and it is linear, so `Position` keeps both accumulators
+//! (bias plus the weight rows of every piece on the board) up to date in `put_piece`,
+//! `remove_piece` and `move_piece`, one accumulator pair per ply; `evaluate` then only runs the
+//! small output layer. Integer arithmetic: accumulators in i16 at scale `QA`, output weights
+//! at scale `QB`; the squared clipped ReLU `clamp(x, 0, QA)²` is computed as `(x·w)·x` so the
+//! product fits i16 before widening (|w| ≤ 127 is guaranteed by the trainer's clipping).
+//!
+//! Nets are files (`file`): the default one is embedded in the binary; `EvalFile` loads
+//! another. A `Position` holds an `Arc<Network>` so all search threads share one copy.
+
+pub mod file;
+mod simd;
+
+use std::sync::{Arc, LazyLock};
+
+use crate::types::{Color, Piece};
+
+pub const INPUTS: usize = 768;
+/// Width of the first layer. The trainer may train any width; inference is compiled for this
+/// one and refuses other files.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer (accumulator units per 1.0).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's float output.
+pub const SCALE: i32 = 400;
+
+/// The input index of `piece` on dense square `square` (a1 = 0 .. h8 = 63) for `perspective`.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, square: usize) -> usize {
+    let own = (piece.color() != perspective) as usize;
+    let square = match perspective {
+        Color::White => square,
+        Color::Black => square ^ 56,
+    };
+    own * 384 + (piece.kind() as usize - 1) * 64 + square
+}
+
+/// The quantised network.
+pub struct Network {
+    /// `input_weights[feature]`: the row added to an accumulator when that feature is on.
+    pub(crate) input_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    pub(crate) input_bias: [i16; HIDDEN],
+    /// First `HIDDEN` for the side to move's accumulator, then the other side's.
+    pub(crate) output_weights: [i16; 2 * HIDDEN],
+    pub(crate) output_bias: i32,
+    /// The file's checksum (what `selftest` and `eval` can show).
+    pub checksum: u64,
+    kernels: simd::Kernels,
+}
+
+/// Both perspectives' first-layer sums (white's view first).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(32))]
+pub struct Accumulator(pub [[i16; HIDDEN]; 2]);
+
+/// The net built into the binary, with the commands that made it in the README.
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("ox88.nnue");
+
+static DEFAULT_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(file::parse(DEFAULT_NET_BYTES).expect("the embedded net is checked by its tests"))
+});
+
+/// The embedded network.
+pub fn default_network() -> Arc<Network> {
+    DEFAULT_NETWORK.clone()
+}
+
+impl Network {
+    pub(crate) fn from_parts(
+        input_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+        input_bias: [i16; HIDDEN],
+        output_weights: [i16; 2 * HIDDEN],
+        output_bias: i32,
+        checksum: u64,
+    ) -> Network {
+        Network {
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+            checksum,
+            kernels: simd::Kernels::detect(),
+        }
+    }
+
+    /// The accumulator of an empty board (both perspectives at the bias).
+    pub fn empty_accumulator(&self) -> Accumulator {
+        Accumulator([self.input_bias; 2])
+    }
+
+    /// Turns `piece` on `square` (dense) on in both perspectives.
+    #[inline(always)]
+    pub fn add(&self, acc: &mut Accumulator, piece: Piece, square: usize) {
+        for (perspective, values) in [Color::White, Color::Black].into_iter().zip(&mut acc.0) {
+            let row = &self.input_weights[feature(perspective, piece, square)];
+            self.kernels.add(values, row);
+        }
+    }
+
+    /// Turns `piece` on `square` (dense) off in both perspectives.
+    #[inline(always)]
+    pub fn sub(&self, acc: &mut Accumulator, piece: Piece, square: usize) {
+        for (perspective, values) in [Color::White, Color::Black].into_iter().zip(&mut acc.0) {
+            let row = &self.input_weights[feature(perspective, piece, square)];
+            self.kernels.sub(values, row);
+        }
+    }
+
+    /// Moves `piece` from `from` to `to` (dense squares) in both perspectives.
+    #[inline(always)]
+    pub fn shift(&self, acc: &mut Accumulator, piece: Piece, from: usize, to: usize) {
+        for (perspective, values) in [Color::White, Color::Black].into_iter().zip(&mut acc.0) {
+            let add = &self.input_weights[feature(perspective, piece, to)];
+            let sub = &self.input_weights[feature(perspective, piece, from)];
+            self.kernels.add_sub(values, add, sub);
+        }
+    }
+
+    /// The accumulator of the given pieces, summed from scratch.
+    pub fn refresh(&self, pieces: impl Iterator<Item = (Piece, usize)>) -> Accumulator {
+        let mut acc = self.empty_accumulator();
+        for (piece, square) in pieces {
+            self.add(&mut acc, piece, square);
+        }
+        acc
+    }
+
+    /// The network's output in centipawns, `side`'s point of view.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let (us, them) = match side {
+            Color::White => (&acc.0[0], &acc.0[1]),
+            Color::Black => (&acc.0[1], &acc.0[0]),
+        };
+        let (our_weights, their_weights) = self.output_weights.split_at(HIDDEN);
+        let sum = self
+            .kernels
+            .screlu_dot(us, our_weights.try_into().expect("HIDDEN"))
+            + self
+                .kernels
+                .screlu_dot(them, their_weights.try_into().expect("HIDDEN"));
+        // sum is at scale QA·QA·QB; one QA comes off first so the bias (QA·QB) adds in.
+        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+    }
+
+    /// Which kernels this machine runs ("avx2" or "portable").
+    pub fn kernel_name(&self) -> &'static str {
+        self.kernels.name()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::PieceType;
+
+    #[test]
+    fn features_mirror_between_perspectives() {
+        let white_pawn = Piece::new(Color::White, PieceType::Pawn);
+        let black_pawn = Piece::new(Color::Black, PieceType::Pawn);
+        // A white pawn on e2 seen by white is a black pawn on e7 seen by black.
+        assert_eq!(
+            feature(Color::White, white_pawn, 12),
+            feature(Color::Black, black_pawn, 52)
+        );
+        assert_eq!(feature(Color::White, white_pawn, 12), 12);
+        assert_eq!(feature(Color::Black, white_pawn, 12), 384 + 52);
+        let black_king = Piece::new(Color::Black, PieceType::King);
+        assert_eq!(feature(Color::White, black_king, 63), 767);
+    }
+
+    #[test]
+    fn the_embedded_net_loads() {
+        let net = default_network();
+        assert_eq!(
+            net.checksum,
+            file::parse(DEFAULT_NET_BYTES).unwrap().checksum
+        );
+    }
+}
