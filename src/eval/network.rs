@@ -156,6 +156,7 @@ mod tests {
             &[3; crate::nnue::HIDDEN],
             &[5; 2 * crate::nnue::HIDDEN],
             100,
+            400,
         );
         let before = pos.network_eval();
         pos.set_network(Arc::new(crate::nnue::file::parse(&other).unwrap()));

@@ -6,7 +6,7 @@
 //!   byte 12..16   inputs    u32 = 768
 //!   byte 16..20   hidden    u32 (must equal `HIDDEN`)
 //!   byte 20..24   qa, qb    u16, u16 (255, 64)
-//!   byte 24..28   scale     u32 (400: centipawns per unit of output)
+//!   byte 24..28   scale     u32, centipawns per unit of float output (MIN_SCALE..=MAX_SCALE)
 //!   byte 28..36   checksum  u64, FNV-1a of every byte after the header
 //!   byte 36..     input weights i16 [768][hidden], input bias i16 [hidden],
 //!                 output weights i16 [2·hidden], output bias i32
@@ -14,7 +14,7 @@
 //! Anything that does not match exactly (magic, version, shape, scales, length, checksum) is
 //! refused with a message that says what; a refused file never replaces the current net.
 
-use super::{HIDDEN, INPUTS, Network, QA, QB, SCALE};
+use super::{HIDDEN, INPUTS, MAX_SCALE, MIN_SCALE, Network, QA, QB};
 
 pub const MAGIC: &[u8; 8] = b"OX88NNUE";
 pub const VERSION: u32 = 1;
@@ -52,9 +52,14 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
     let qa = u16::from_le_bytes([bytes[20], bytes[21]]) as i32;
     let qb = u16::from_le_bytes([bytes[22], bytes[23]]) as i32;
     let scale = u32_at(bytes, 24) as i32;
-    if (qa, qb, scale) != (QA, QB, SCALE) {
+    if (qa, qb) != (QA, QB) {
         return Err(format!(
-            "net quantisation {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
+            "net quantisation {qa}/{qb}, this build uses {QA}/{QB}"
+        ));
+    }
+    if !(MIN_SCALE..=MAX_SCALE).contains(&scale) {
+        return Err(format!(
+            "net scale {scale} outside {MIN_SCALE}..={MAX_SCALE} centipawns per unit"
         ));
     }
     let payload = &bytes[HEADER_BYTES..];
@@ -100,6 +105,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
         input_bias,
         output_weights,
         output_bias,
+        scale,
         computed,
     ))
 }
@@ -110,6 +116,7 @@ pub fn serialize(
     input_bias: &[i16],
     output_weights: &[i16],
     output_bias: i32,
+    scale: i32,
 ) -> Vec<u8> {
     assert_eq!(input_weights.len(), INPUTS * input_bias.len());
     assert_eq!(output_weights.len(), 2 * input_bias.len());
@@ -125,7 +132,7 @@ pub fn serialize(
     bytes.extend_from_slice(&(input_bias.len() as u32).to_le_bytes());
     bytes.extend_from_slice(&(QA as u16).to_le_bytes());
     bytes.extend_from_slice(&(QB as u16).to_le_bytes());
-    bytes.extend_from_slice(&(SCALE as u32).to_le_bytes());
+    bytes.extend_from_slice(&(scale as u32).to_le_bytes());
     bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
     bytes.extend_from_slice(&payload);
     bytes
@@ -146,7 +153,7 @@ mod tests {
         let weights: Vec<i16> = (0..INPUTS * HIDDEN).map(|i| (i % 50) as i16 - 25).collect();
         let bias = vec![7i16; HIDDEN];
         let output: Vec<i16> = (0..2 * HIDDEN).map(|i| (i % 9) as i16 - 4).collect();
-        serialize(&weights, &bias, &output, -1234)
+        serialize(&weights, &bias, &output, -1234, 400)
     }
 
     #[test]
@@ -174,5 +181,8 @@ mod tests {
         wrong_version[8] = 9;
         assert!(parse(&wrong_version).err().unwrap().contains("version"));
         assert!(parse(b"").is_err());
+        let mut wrong_scale = bytes.clone();
+        wrong_scale[24..28].copy_from_slice(&5000u32.to_le_bytes());
+        assert!(parse(&wrong_scale).err().unwrap().contains("scale"));
     }
 }

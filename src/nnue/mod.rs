@@ -36,8 +36,11 @@ pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-/// Centipawns per unit of the network's float output.
-pub const SCALE: i32 = 400;
+/// Centipawns per unit of the network's float output: each net file carries its own, fitted
+/// by the trainer so that the net's centipawns are the search's (a pawn about 100), within
+/// these bounds.
+pub const MIN_SCALE: i32 = 50;
+pub const MAX_SCALE: i32 = 2000;
 
 /// The input index of `piece` on dense square `square` (a1 = 0 .. h8 = 63) for `perspective`.
 #[inline(always)]
@@ -58,6 +61,8 @@ pub struct Network {
     /// First `HIDDEN` for the side to move's accumulator, then the other side's.
     pub(crate) output_weights: [i16; 2 * HIDDEN],
     pub(crate) output_bias: i32,
+    /// Centipawns per unit of float output.
+    pub(crate) scale: i32,
     /// The file's checksum (what `selftest` and `eval` can show).
     pub checksum: u64,
     kernels: simd::Kernels,
@@ -86,6 +91,7 @@ impl Network {
         input_bias: [i16; HIDDEN],
         output_weights: [i16; 2 * HIDDEN],
         output_bias: i32,
+        scale: i32,
         checksum: u64,
     ) -> Network {
         Network {
@@ -93,6 +99,7 @@ impl Network {
             input_bias,
             output_weights,
             output_bias,
+            scale,
             checksum,
             kernels: simd::Kernels::detect(),
         }
@@ -155,7 +162,12 @@ impl Network {
                 .kernels
                 .screlu_dot(them, their_weights.try_into().expect("HIDDEN"));
         // sum is at scale QA·QA·QB; one QA comes off first so the bias (QA·QB) adds in.
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        (sum / QA + self.output_bias) * self.scale / (QA * QB)
+    }
+
+    /// Centipawns per unit of the network's float output.
+    pub fn scale(&self) -> i32 {
+        self.scale
     }
 
     /// Which kernels this machine runs ("avx2" or "portable").

@@ -64,6 +64,10 @@ pub struct TrainArgs {
     /// Continue from a checkpoint written by an earlier run.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Centipawns per unit of the net's output in the written nets (0: fit it to the search
+    /// scores of the validation set, so a net centipawn is a search centipawn).
+    #[arg(long, default_value_t = 0)]
+    pub scale: i32,
     /// Use at most this many positions (after filtering and shuffling; 0: all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
@@ -170,6 +174,41 @@ fn read_checkpoint(path: &Path) -> Result<Training, String> {
     })
 }
 
+/// Positions per validation block: a dozen games or so.
+const VALIDATION_BLOCK: usize = 1024;
+
+/// Splits `records` (in file order) into training and validation sets, every
+/// `1 / fraction`-th block of `VALIDATION_BLOCK` positions going to validation.
+fn split_by_blocks(records: Vec<Record>, fraction: f64) -> (Vec<Record>, Vec<Record>) {
+    if fraction <= 0.0 {
+        return (records, Vec::new());
+    }
+    let every = ((1.0 / fraction).round() as usize).max(2);
+    let (mut training, mut validation) = (Vec::new(), Vec::new());
+    for (index, block) in records.chunks(VALIDATION_BLOCK).enumerate() {
+        if index % every == every - 1 {
+            validation.extend_from_slice(block);
+        } else {
+            training.extend_from_slice(block);
+        }
+    }
+    (training, validation)
+}
+
+/// `--scale`, or the one fitted on the validation set (or the first training positions
+/// when there is none).
+fn output_scale(args: &TrainArgs, net: &FloatNet, validation: &[Record], training: &[Record]) -> i32 {
+    if args.scale > 0 {
+        return args.scale;
+    }
+    let sample = if validation.is_empty() {
+        &training[..training.len().min(100_000)]
+    } else {
+        validation
+    };
+    net.fit_scale(sample, 1000)
+}
+
 pub fn run(args: &TrainArgs) -> ExitCode {
     match train(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -185,6 +224,13 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         return Err(
             "train: --hidden, --batch and --epochs must be positive (hidden ≤ 4096)".into(),
         );
+    }
+    if args.scale != 0 && !(crate::nnue::MIN_SCALE..=crate::nnue::MAX_SCALE).contains(&args.scale) {
+        return Err(format!(
+            "train: --scale must be 0 (fit) or {}..={}",
+            crate::nnue::MIN_SCALE,
+            crate::nnue::MAX_SCALE
+        ));
     }
     if !(0.0..=1.0).contains(&args.score_weight) || !(0.0..0.5).contains(&args.validation) {
         return Err("train: --score-weight must be in 0..=1 and --validation in 0..0.5".into());
@@ -222,14 +268,15 @@ fn train(args: &TrainArgs) -> Result<(), String> {
             stats.tail_bytes
         );
     }
+    // Validation takes whole blocks of consecutive positions (a game's positions are
+    // consecutive in the files), so it measures positions of games the net has not seen,
+    // not neighbours of positions it trained on.
+    let (mut training, validation) = split_by_blocks(records, args.validation);
     let mut random = Rng::new(args.seed);
-    random.shuffle(&mut records);
+    random.shuffle(&mut training);
     if args.limit > 0 {
-        records.truncate(args.limit);
+        training.truncate(args.limit);
     }
-    let held_out = ((records.len() as f64 * args.validation) as usize).min(records.len() / 2);
-    let validation = records.split_off(records.len() - held_out);
-    let mut training = records;
     if training.is_empty() {
         return Err("train: no positions left after filtering".into());
     }
@@ -320,12 +367,15 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         };
         write_checkpoint(&out_dir.join("checkpoint.bin"), &state)
             .map_err(|error| format!("cannot write the checkpoint: {error}"))?;
+        let scale = output_scale(args, &state.net, &validation, &training);
         save(
             out_dir.join(format!("epoch-{}.nnue", state.epoch)),
-            &state.net.quantise(),
+            &state.net.quantise(scale),
         )?;
     }
-    let bytes = state.net.quantise();
+    let scale = output_scale(args, &state.net, &validation, &training);
+    eprintln!("output scale {scale} centipawns per unit (EVAL_K 400)");
+    let bytes = state.net.quantise(scale);
     std::fs::File::create(&args.output)
         .and_then(|mut file| file.write_all(&bytes))
         .map_err(|error| format!("cannot write {}: {error}", args.output.display()))?;

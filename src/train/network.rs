@@ -6,15 +6,21 @@
 //! ```text
 //!   a_s = b1 + Σ_{f∈s} W1[f],   a_o = b1 + Σ_{f∈o} W1[f]           (HIDDEN each)
 //!   out = W2[..H]·screlu(a_s) + W2[H..]·screlu(a_o) + b2,  screlu(x) = clamp(x, 0, 1)²
-//!   p   = σ(out · SCALE / EVAL_K)                      (out · SCALE is the eval in cp)
-//!   loss = (p − t)²,  t = λ·σ(score / EVAL_K) + (1 − λ)·result
+//!   p   = σ(out),  loss = (p − t)²,  t = λ·σ(score / EVAL_K) + (1 − λ)·result
+//! ```
+//! So `out · EVAL_K` is the net's opinion on the scale of the search scores it learns from;
+//! the game results pull it further out (results are more decided than σ(score / 400)
+//! says), and `fit_scale` measures by how much, so the quantised net can be written with the
+//! scale that makes its centipawns the search's again.
+//!
+//! ```text
 //! ```
 //! The backward pass follows the same lines in reverse; only the rows of W1 of the features
 //! present get a gradient, but the Adam moments are dense (98k weights at width 128: an
 //! update costs less than one position of a 16k batch).
 
 use crate::datagen::format::Record;
-use crate::nnue::{INPUTS, QA, QB, SCALE, feature, file};
+use crate::nnue::{INPUTS, QA, QB, feature, file};
 use crate::types::Color;
 
 /// Centipawns that make one unit of the sigmoid's argument (win probability ≈ σ(cp / 400)).
@@ -220,7 +226,7 @@ impl FloatNet {
         }
     }
 
-    /// The network's output (before SCALE) for these features.
+    /// The network's float output for these features.
     pub fn forward(&self, features: &Features, scratch: &mut Scratch) -> f32 {
         let n = features.count;
         self.accumulate(&features.ours[..n], &mut scratch.ours);
@@ -235,9 +241,34 @@ impl FloatNet {
         out
     }
 
-    /// The network's evaluation in centipawns (side to move's view), before quantisation.
-    pub fn eval_cp(&self, record: &Record) -> f32 {
-        self.forward(&Features::of(record), &mut Scratch::new(self.hidden)) * SCALE as f32
+    /// The network's evaluation in centipawns at `scale` (side to move's view), before
+    /// quantisation.
+    pub fn eval_cp(&self, record: &Record, scale: i32) -> f32 {
+        self.forward(&Features::of(record), &mut Scratch::new(self.hidden)) * scale as f32
+    }
+
+    /// The scale (centipawns per unit of output) at which the net's evaluations best match
+    /// the search scores of `records` (least squares through the origin, side to move's
+    /// view, positions within ±`limit` cp): EVAL_K divided by how much the net overstates.
+    pub fn fit_scale(&self, records: &[Record], limit: i32) -> i32 {
+        let mut scratch = Scratch::new(self.hidden);
+        let (mut cross, mut square) = (0.0f64, 0.0f64);
+        for record in records {
+            let white = record.side_to_move() == Color::White;
+            let score = if white { record.score() } else { -record.score() };
+            if score.abs() > limit {
+                continue;
+            }
+            let net = self.forward(&Features::of(record), &mut scratch) as f64 * EVAL_K as f64;
+            cross += score as f64 * net;
+            square += score as f64 * score as f64;
+        }
+        if square == 0.0 || cross <= 0.0 {
+            return EVAL_K as i32;
+        }
+        let overstatement = cross / square;
+        ((EVAL_K as f64 / overstatement).round() as i32)
+            .clamp(crate::nnue::MIN_SCALE, crate::nnue::MAX_SCALE)
     }
 
     /// Adds this position's loss gradient to `grad`; returns the loss.
@@ -249,9 +280,9 @@ impl FloatNet {
         grad: &mut Grad,
     ) -> f32 {
         let out = self.forward(features, scratch);
-        let p = sigmoid(out * SCALE as f32 / EVAL_K);
+        let p = sigmoid(out);
         let error = p - target;
-        let g = 2.0 * error * p * (1.0 - p) * SCALE as f32 / EVAL_K;
+        let g = 2.0 * error * p * (1.0 - p);
         let h = self.hidden;
         grad.b2 += g;
         // Reuse the scratch vectors as the gradients at the accumulators.
@@ -291,18 +322,19 @@ impl FloatNet {
     /// The loss of one position, without a gradient.
     pub fn loss(&self, features: &Features, target: f32, scratch: &mut Scratch) -> f32 {
         let out = self.forward(features, scratch);
-        let error = sigmoid(out * SCALE as f32 / EVAL_K) - target;
+        let error = sigmoid(out) - target;
         error * error
     }
 
-    /// The net file of this network, rounded to `nnue`'s integer scales.
-    pub fn quantise(&self) -> Vec<u8> {
+    /// The net file of this network, rounded to `nnue`'s integer scales, its output read as
+    /// `scale` centipawns per unit.
+    pub fn quantise(&self, scale: i32) -> Vec<u8> {
         let q = |value: f32, scale: i32| (value * scale as f32).round() as i16;
         let w1: Vec<i16> = self.w1.iter().map(|&w| q(w, QA)).collect();
         let b1: Vec<i16> = self.b1.iter().map(|&w| q(w, QA)).collect();
         let w2: Vec<i16> = self.w2.iter().map(|&w| q(w, QB).clamp(-127, 127)).collect();
         let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
-        file::serialize(&w1, &b1, &w2, b2)
+        file::serialize(&w1, &b1, &w2, b2, scale)
     }
 }
 
@@ -541,13 +573,13 @@ mod tests {
             *w = random.symmetric(0.6);
         }
         net.b2 = 0.05;
-        let quantised = std::sync::Arc::new(file::parse(&net.quantise()).unwrap());
+        let quantised = std::sync::Arc::new(file::parse(&net.quantise(400)).unwrap());
         let mut worst = 0.0f32;
         let (mut signed, mut absolute, mut count) = (0.0f64, 0.0f64, 0.0f64);
         for record in sample(500) {
             let mut pos = record.position().unwrap();
             pos.set_network(quantised.clone());
-            let float = net.eval_cp(&record);
+            let float = net.eval_cp(&record, 400);
             let integer = pos.network_eval() as f32;
             let difference = (float - integer).abs();
             worst = worst.max(difference);
