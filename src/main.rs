@@ -1,5 +1,5 @@
 //! The `engine` binary: the UCI loop by default, plus the subcommands of `CliCommand`: `perft`,
-//! `bench`, `play`, `tune` and `datagen`.
+//! `bench`, `play`, `datagen` and `train`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,8 +42,6 @@ enum CliCommand {
     Bench(ox88::bench::BenchArgs),
     /// Play a game against Ox88 in the terminal.
     Play(ox88::play::PlayArgs),
-    /// Tune evaluation weights on labelled positions (Texel's method).
-    Tune(ox88::tune::TuneArgs),
     /// Generate labelled positions by self-play (training data for `train`).
     Datagen(ox88::datagen::DatagenArgs),
     /// Train the evaluation network on datagen's positions.
@@ -66,7 +64,6 @@ fn main() -> ExitCode {
         None => ox88::uci::run(),
         Some(CliCommand::Bench(args)) => ox88::bench::run(&args),
         Some(CliCommand::Play(args)) => ox88::play::run(&args),
-        Some(CliCommand::Tune(args)) => ox88::tune::run(&args),
         Some(CliCommand::Datagen(args)) => ox88::datagen::run(&args),
         Some(CliCommand::Train(args)) => ox88::train::run(&args),
         Some(CliCommand::Perft {

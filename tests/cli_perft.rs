@@ -1,5 +1,5 @@
 //! The `engine perft` command line: output format and errors (exit code 2, one line on stderr);
-//! the same rule for the other tools' arguments (`datagen`, `bench`, `tune`).
+//! the same rule for the other tools' arguments (`datagen`, `bench`, `train`).
 
 use std::process::{Command, Output};
 
@@ -100,6 +100,8 @@ fn tool_arguments_the_machine_cannot_meet_exit_with_code_2_and_a_message() {
     let output_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("datagen-refused.txt");
     let _ = std::fs::remove_file(&output_path);
     let output_arg = output_path.to_str().expect("a UTF-8 temporary path");
+    let net_path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("train-refused.nnue");
+    let net_arg = net_path.to_str().expect("a UTF-8 temporary path");
     for (args, message) in [
         (
             vec![
@@ -132,12 +134,32 @@ fn tool_arguments_the_machine_cannot_meet_exit_with_code_2_and_a_message() {
             "bench depth 0 is out of range",
         ),
         (
-            vec!["tune", "no-such-data.txt", "--k", "NaN"],
-            "tune --k NaN must be a finite number above 0",
+            vec!["train", "--data", "no-such-data.bin", "--output", net_arg],
+            "cannot open no-such-data.bin",
         ),
         (
-            vec!["tune", "no-such-data.txt", "--rate", "inf"],
-            "tune --rate inf must be",
+            vec![
+                "train", "--data", "x.bin", "--output", net_arg, "--lr", "NaN",
+            ],
+            "train: --lr must be a finite number above 0",
+        ),
+        (
+            vec![
+                "train", "--data", "x.bin", "--output", net_arg, "--hidden", "0",
+            ],
+            "train: --hidden, --batch and --epochs must be positive",
+        ),
+        (
+            vec![
+                "train",
+                "--data",
+                "x.bin",
+                "--output",
+                net_arg,
+                "--score-weight",
+                "2",
+            ],
+            "train: --score-weight must be in 0..=1",
         ),
     ] {
         let output = engine(&args);
@@ -151,4 +173,5 @@ fn tool_arguments_the_machine_cannot_meet_exit_with_code_2_and_a_message() {
         !output_path.exists(),
         "a refused datagen must not create its output file"
     );
+    assert!(!net_path.exists(), "a refused train must not write a net");
 }

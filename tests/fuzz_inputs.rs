@@ -1,12 +1,12 @@
 //! Randomized malformed input for every text parser, in-process: FENs, UCI `position`, `go`,
 //! `setoption` and other lines, SAN moves, PGN movetext, `play` commands, `--time` and
-//! `--level` values, perft EPD lines and tuning data lines. Nothing may panic.
+//! `--level` values, perft EPD lines, training data lines and records. Nothing may panic.
 //!
 //! Cases are valid inputs (the perft suites' FENs, real game scores, typical command lines)
 //! mutated at the byte, token and field level: flipped, inserted, deleted and duplicated
 //! characters, huge and negative numbers, non-ASCII, empty fields, fields of one FEN in
 //! another, pieces dropped on random squares. Whatever parses is then used the way the engine
-//! uses it (legal moves, make/unmake, SAN, evaluation, the `d` display, replaying `position …
+//! uses it (legal moves, make/unmake, SAN, the network's evaluation, the `d` display, replaying `position …
 //! moves`), since a parser that accepts what the rest of the engine cannot handle is the more
 //! likely failure.
 //!
@@ -19,7 +19,8 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 
-use ox88::eval::{breakdown, evaluate};
+use ox88::datagen::format::{RECORD_BYTES, Record};
+use ox88::eval::describe_network;
 use ox88::perft::parse_epd_line;
 use ox88::play::clock::TimeControl;
 use ox88::play::commands::PlayCommand;
@@ -27,7 +28,7 @@ use ox88::play::explain;
 use ox88::play::game::PlayGame;
 use ox88::position::Position;
 use ox88::strength::Strength;
-use ox88::tune::{parse_fen, parse_result, parse_score};
+use ox88::train::data::text_record;
 use ox88::types::{Color, parse_square};
 use ox88::uci::command::UciCommand;
 use ox88::uci::options::Options;
@@ -628,18 +629,18 @@ fn exercise(pos: &mut Position, deep: bool) {
     // (Not `==`: that also compares the rook squares of rights already lost.)
     assert_eq!(again.key(), pos.key(), "FEN round trip: another key");
     assert_eq!(
-        again.psq_score(),
-        pos.psq_score(),
-        "FEN round trip: another psq sum"
+        again.accumulator(),
+        pos.accumulator(),
+        "FEN round trip: another network accumulator"
     );
     let before = pos.clone();
-    let _ = evaluate(pos);
+    let _ = pos.network_eval();
     let _ = display(pos);
     let _ = pos.checkers();
     let _ = pos.is_checkmate() || pos.is_stalemate() || pos.is_insufficient_material();
     let moves = pos.legal_moves();
     if deep {
-        let _ = breakdown(pos);
+        let _ = describe_network(pos);
         let _ = explain::all_moves(pos);
     }
     for &mv in &moves {
@@ -660,7 +661,7 @@ fn exercise(pos: &mut Position, deep: bool) {
         pos.make_move(mv);
         if deep {
             let _ = pos.legal_moves();
-            let _ = evaluate(pos);
+            let _ = pos.network_eval();
         }
         pos.unmake_move();
     }
@@ -730,9 +731,17 @@ fn run_case(case: &Case, deep: bool) {
             {
                 exercise(&mut pos, false);
             }
-            let _ = parse_result(text);
-            let _ = parse_score(text);
-            if let Ok(mut pos) = Position::from_fen(&parse_fen(text)) {
+            if let Some(record) = text_record(text)
+                && let Some(mut pos) = record.position()
+            {
+                exercise(&mut pos, false);
+            }
+            // The same bytes as a damaged training record: decoded or refused, never a panic.
+            let mut bytes = [0u8; RECORD_BYTES];
+            for (slot, byte) in bytes.iter_mut().zip(text.bytes().cycle()) {
+                *slot = byte;
+            }
+            if let Some(mut pos) = Record(bytes).position() {
                 exercise(&mut pos, false);
             }
         }

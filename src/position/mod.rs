@@ -1,14 +1,14 @@
-//! The position: a 0x88 mailbox with piece lists, Zobrist key and incremental
-//! material/piece-square score, plus make/unmake with one undo record per ply.
+//! The position: a 0x88 mailbox with piece lists, Zobrist keys and the evaluation network's
+//! accumulators, plus make/unmake with one undo record per ply.
 //!
 //! Invariants (checked by `Position::verify` in tests):
 //! - `board[sq]` and the piece lists agree: `lists[piece][index[sq]] == sq` for every occupied
 //!   square, and `counts[piece]` is the list length. The king of each side is always present.
 //! - `key` is the XOR of the Zobrist keys of everything on the board, side, castling rights and
 //!   en passant file (see `zobrist` for the en passant convention); `pawn_king_key` is the
-//!   same XOR over pawns and kings only; `psq` is the sum of the piece-square values. All three
-//!   are updated only by `put_piece`, `remove_piece` and `move_piece` (and the state changes
-//!   in `make_move`), so they cannot drift apart from the board.
+//!   same XOR over pawns and kings only (the correction history's key). Both are updated only
+//!   by `put_piece`, `remove_piece` and `move_piece` (and the state changes in `make_move`),
+//!   so they cannot drift apart from the board.
 //! - `accumulators` holds the evaluation network's first layer (`nnue`) for the board as it
 //!   is and for each position in `history`: one entry per ply, `accumulators.len() ==
 //!   history.len() + 1`. `make_move` pushes a copy that the primitives then update;
@@ -27,8 +27,6 @@ use std::sync::Arc;
 
 use crate::moves::{Move, flag};
 use crate::nnue::{Accumulator, Network, default_network};
-use crate::psqt;
-use crate::tapered::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board, to_64};
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
@@ -86,7 +84,6 @@ pub struct Position {
     pub(crate) key: u64,
     /// Zobrist key of the pawns and kings alone: the key of the evaluation's pawn table.
     pub(crate) pawn_king_key: u64,
-    pub(crate) psq: S,
     pub(crate) chess960: bool,
     pub(crate) history: Vec<Undo>,
     pub(crate) net: Arc<Network>,
@@ -110,7 +107,6 @@ impl Position {
             fullmove_number: 1,
             key: 0,
             pawn_king_key: 0,
-            psq: S::ZERO,
             chess960: false,
             history: Vec::with_capacity(256),
             accumulators: Vec::with_capacity(256),
@@ -160,12 +156,6 @@ impl Position {
     #[inline(always)]
     pub fn count(&self, color: Color, kind: PieceType) -> i32 {
         self.counts[Piece::new(color, kind).index()] as i32
-    }
-
-    /// Incremental material + piece-square score, white minus black.
-    #[inline(always)]
-    pub fn psq_score(&self) -> S {
-        self.psq
     }
 
     pub fn en_passant_square(&self) -> Option<Square> {
@@ -296,7 +286,6 @@ impl Position {
         self.counts[p] += 1;
         self.key ^= piece_key(piece, sq);
         self.pawn_king_key ^= pawn_king_key(piece, sq);
-        self.psq += psqt::value(piece, sq);
     }
 
     #[inline(always)]
@@ -315,7 +304,6 @@ impl Position {
         self.index[last as usize] = slot;
         self.key ^= piece_key(piece, sq);
         self.pawn_king_key ^= pawn_king_key(piece, sq);
-        self.psq -= psqt::value(piece, sq);
         piece
     }
 
@@ -333,7 +321,6 @@ impl Position {
         self.lists[piece.index()][slot as usize] = to;
         self.key ^= piece_key(piece, from) ^ piece_key(piece, to);
         self.pawn_king_key ^= pawn_king_key(piece, from) ^ pawn_king_key(piece, to);
-        self.psq += psqt::value(piece, to) - psqt::value(piece, from);
     }
 
     // ---- Make / unmake --------------------------------------------------------------------
@@ -545,7 +532,6 @@ impl PartialEq for Position {
             && self.fullmove_number == other.fullmove_number
             && self.key == other.key
             && self.pawn_king_key == other.pawn_king_key
-            && self.psq == other.psq
     }
 }
 

@@ -1,16 +1,14 @@
 //! From-scratch recomputation of the incremental state, for tests and debugging: the Zobrist
-//! keys, the piece-square sum and the network's accumulators are rebuilt from the board and
+//! keys and the network's accumulators are rebuilt from the board and
 //! compared with what make/unmake maintained.
 //!
 //! Debug builds run `verify` after every `make_move`, `unmake_move`, `make_null_move` and
 //! `unmake_null_move` (`debug_verify`), so any test or search run in a debug build (`cargo test
 //! --lib`, as CI runs it) checks every position it reaches. Release builds compile the call to
-//! nothing: it costs the search a recomputation of three sums per move.
+//! nothing: it costs the search a recomputation of two keys and an accumulator per move.
 
 use super::Position;
 use crate::moves::Move;
-use crate::psqt;
-use crate::tapered::S;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, make_square, on_board};
 use crate::zobrist::{KEYS, piece_key};
 
@@ -45,15 +43,6 @@ impl Position {
             .fold(0, |key, (sq, piece)| key ^ piece_key(piece, sq))
     }
 
-    /// Recomputes the material + piece-square sum from the board.
-    pub fn compute_psq(&self) -> S {
-        let mut sum = S::ZERO;
-        for (sq, piece) in self.occupied_squares() {
-            sum += psqt::value(piece, sq);
-        }
-        sum
-    }
-
     /// Debug builds: panics, naming the operation and the move, when `verify` fails. Release
     /// builds: nothing.
     #[inline(always)]
@@ -84,13 +73,6 @@ impl Position {
                 "pawn-king key {:016x} != recomputed {:016x}",
                 self.pawn_king_key,
                 self.compute_pawn_king_key()
-            ));
-        }
-        if self.psq != self.compute_psq() {
-            return Err(format!(
-                "psq {:?} != recomputed {:?}",
-                self.psq,
-                self.compute_psq()
             ));
         }
         if self.accumulators.len() != self.history.len() + 1 {
@@ -231,10 +213,11 @@ mod tests {
     /// The debug check is wired in: a corrupted sum is reported by the next make_move itself.
     #[cfg(debug_assertions)]
     #[test]
-    #[should_panic(expected = "after make_move e2e4: psq")]
+    #[should_panic(expected = "after make_move e2e4: network accumulator")]
     fn a_debug_build_catches_a_drifted_sum_at_the_move() {
         let mut pos = Position::startpos();
-        pos.psq += crate::tapered::S::new(1, 0);
+        let top = pos.accumulators.len() - 1;
+        pos.accumulators[top].0[0][0] += 1;
         let e4 = pos
             .legal_moves()
             .into_iter()

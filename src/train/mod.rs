@@ -197,7 +197,12 @@ fn split_by_blocks(records: Vec<Record>, fraction: f64) -> (Vec<Record>, Vec<Rec
 
 /// `--scale`, or the one fitted on the validation set (or the first training positions
 /// when there is none).
-fn output_scale(args: &TrainArgs, net: &FloatNet, validation: &[Record], training: &[Record]) -> i32 {
+fn output_scale(
+    args: &TrainArgs,
+    net: &FloatNet,
+    validation: &[Record],
+    training: &[Record],
+) -> i32 {
     if args.scale > 0 {
         return args.scale;
     }
@@ -224,6 +229,12 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         return Err(
             "train: --hidden, --batch and --epochs must be positive (hidden ≤ 4096)".into(),
         );
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0) {
+        return Err("train: --lr must be a finite number above 0".into());
+    }
+    if !(0.0..=1.0).contains(&args.final_lr_ratio) {
+        return Err("train: --final-lr-ratio must be in 0..=1".into());
     }
     if args.scale != 0 && !(crate::nnue::MIN_SCALE..=crate::nnue::MAX_SCALE).contains(&args.scale) {
         return Err(format!(

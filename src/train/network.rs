@@ -255,7 +255,11 @@ impl FloatNet {
         let (mut cross, mut square) = (0.0f64, 0.0f64);
         for record in records {
             let white = record.side_to_move() == Color::White;
-            let score = if white { record.score() } else { -record.score() };
+            let score = if white {
+                record.score()
+            } else {
+                -record.score()
+            };
             if score.abs() > limit {
                 continue;
             }

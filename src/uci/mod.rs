@@ -163,7 +163,7 @@ impl UciSession {
                 };
                 let mut position = position.clone();
                 position.set_network(self.network.clone());
-                for line in crate::eval::network::describe_network(&position).lines() {
+                for line in crate::eval::describe_network(&position).lines() {
                     self.output.line(line);
                 }
             }

@@ -1,4 +1,6 @@
-//! `eval` for a person: the network's evaluation and what each piece contributes to it, as
+//! The evaluation as a person sees it (UCI `eval`). The engine evaluates with its network
+//! (`nnue`, kept up to date by `Position`); this module shows the network's evaluation and
+//! what each piece contributes to it, as
 //! the evaluation with the piece minus the evaluation without it (kings stay: a board
 //! without one is no chess position). The network is not a sum of piece values, so the
 //! contributions need not add up to the total; they show what the net thinks each piece is
@@ -113,6 +115,24 @@ mod tests {
             }
         };
         format!("{} {side} {castling} {en_passant} 0 1", board.join("/"))
+    }
+
+    #[test]
+    fn the_embedded_net_knows_material() {
+        let start = Position::startpos();
+        assert!(
+            white_eval(&start).abs() < 80,
+            "start {}",
+            white_eval(&start)
+        );
+        // Queen odds for black, either side to move.
+        for fen in [
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(white_eval(&pos) > 500, "{fen}: {}", white_eval(&pos));
+        }
     }
 
     #[test]
