@@ -82,7 +82,7 @@ pub struct Position {
     pub(crate) halfmove_clock: u16,
     pub(crate) fullmove_number: u16,
     pub(crate) key: u64,
-    /// Zobrist key of the pawns and kings alone: the key of the evaluation's pawn table.
+    /// Zobrist key of the pawns and kings alone: the key of the correction history.
     pub(crate) pawn_king_key: u64,
     pub(crate) chess960: bool,
     pub(crate) history: Vec<Undo>,
