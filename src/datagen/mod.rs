@@ -16,8 +16,10 @@
 //! Game `i` uses its own random stream derived from `--seed` and `i`, and the search is
 //! bounded by nodes on one thread with a cleared table, so the same seed gives the same
 //! games whatever the thread count (only the order of the games in the file can differ).
-//! Output is appended, so a stopped run resumes with `--first-game` set past the games it
-//! finished (or with another seed).
+//! Output is appended, so a stopped run resumes with the same seed and `--first-game` set to
+//! its own first game plus the finished count of its last progress line plus `--threads`:
+//! games are started in index order, so that skips the few in flight at the stop and repeats
+//! none (or resume with another seed).
 
 pub mod format;
 
