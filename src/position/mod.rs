@@ -239,10 +239,12 @@ impl Position {
         if Arc::ptr_eq(&self.net, &net) {
             return;
         }
-        self.net = net;
+        // The walk back through the history keeps the old net, so its own accumulators stay
+        // consistent (debug builds verify every unmake); only its boards are read.
         let mut walk = self.clone();
+        self.net = net;
         for index in (0..self.accumulators.len()).rev() {
-            self.accumulators[index] = walk.computed_accumulator();
+            self.accumulators[index] = self.net.refresh(walk.pieces_dense());
             if index > 0 {
                 match walk.history.last().map(|undo| undo.mv) {
                     Some(Move::NULL) => walk.unmake_null_move(),
