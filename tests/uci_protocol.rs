@@ -354,6 +354,8 @@ fn eval_file_loads_a_net_and_refuses_a_bad_one_keeping_the_current() {
     for bad in [
         truncated.display().to_string(),
         "/no/such/net.nnue".to_string(),
+        "/dev/zero".to_string(),
+        dir.display().to_string(),
     ] {
         engine.send(&format!("setoption name EvalFile value {bad}"));
         let lines = engine.sync();

@@ -140,8 +140,14 @@ pub fn serialize(
 
 /// Reads a net file from disk.
 pub fn load(path: &std::path::Path) -> Result<Network, String> {
-    let bytes =
-        std::fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    use std::io::Read;
+    // One byte more than a net can have is enough to refuse a longer file, and a path such as
+    // /dev/zero is never read to its (missing) end.
+    let limit = (HEADER_BYTES + PAYLOAD_BYTES + 1) as u64;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(limit).read_to_end(&mut bytes))
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
     parse(&bytes).map_err(|error| format!("{}: {error}", path.display()))
 }
 
