@@ -3,6 +3,7 @@
 # reference engines run on the same machine in the same run.
 #
 #   ./bench.sh              search bench: signature (node count) and nps, vs `ethereal-chess bench`
+#                           and `stockfish bench`
 #   ./bench.sh perft-speed  startpos perft 6 and Kiwipete perft 5, vs Stockfish's `go perft`
 #   ./bench.sh perft        perft-speed, then every perft suite in perft/ at full depth (long)
 #
@@ -71,6 +72,12 @@ search_bench() {
         theirs_nps=$("$ETHEREAL" bench 2>/dev/null | awk '/^NPS/ { print $3 }')
         echo "Ethereal bench: $theirs_nps nps"
         awk -v a="$ours_nps" -v b="$theirs_nps" 'BEGIN { printf "nps ratio Ox88/Ethereal: %.2f (bar >= 1.0)\n", a / b }'
+    fi
+    # Stockfish evaluates with a network too; its bench prints its figures on stderr.
+    if [ -x "$STOCKFISH" ]; then
+        theirs_nps=$("$STOCKFISH" bench 2>&1 >/dev/null | awk '/^Nodes\/second/ { print $3 }')
+        echo "Stockfish bench: $theirs_nps nps"
+        awk -v a="$ours_nps" -v b="$theirs_nps" 'BEGIN { printf "nps ratio Ox88/Stockfish: %.2f (goal >= 1.5)\n", a / b }'
     fi
 }
 
