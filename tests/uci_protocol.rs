@@ -4,6 +4,9 @@
 
 mod uci_support;
 
+use std::time::{Duration, Instant};
+
+use ox88::position::Position;
 use uci_support::{Engine, best_of, field, is_legal};
 
 #[test]
@@ -23,6 +26,7 @@ fn handshake_lists_every_option() {
         "option name MultiPV type spin default 1 min 1 max 256",
         "option name Ponder type check default false",
         "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Adaptive Overhead type check default true",
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
@@ -388,4 +392,62 @@ fn eval_file_loads_a_net_and_refuses_a_bad_one_keeping_the_current() {
     assert!(best_of(&engine.bestmove()).len() >= 4);
     engine.send("quit");
     assert!(engine.exits());
+}
+
+/// A fake GUI whose clock charges every move of ours `lag` more than the time between its
+/// `go` and our `bestmove`: three moves as White at 3+0. Returns the engine's lines.
+fn play_against_a_lagging_clock(engine: &mut Engine, lag: Duration) -> Vec<String> {
+    engine.send("ucinewgame");
+    let mut position = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    let mut clock_ms: i64 = 3_000;
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        engine.send(&format!("position startpos moves {}", moves.join(" ")));
+        let sent = Instant::now();
+        engine.send(&format!("go wtime {clock_ms} btime 3000 winc 0 binc 0"));
+        let answer = engine.bestmove();
+        let charged = sent.elapsed() + lag;
+        clock_ms -= charged.as_millis() as i64;
+        let ours = best_of(&answer);
+        lines.extend(answer);
+        for text in [Some(ours), None] {
+            let legal = position.legal_moves();
+            let mv = match text {
+                Some(text) => *legal
+                    .iter()
+                    .find(|mv| mv.to_uci(false) == text)
+                    .expect("bestmove is legal"),
+                None => legal[0],
+            };
+            moves.push(mv.to_uci(false));
+            position.make_move(mv);
+        }
+    }
+    lines
+}
+
+/// The overhead in a "Move Overhead raised to N ms" line.
+fn raised_overhead(lines: &[String]) -> Option<i64> {
+    lines.iter().find_map(|line| {
+        let rest = line.strip_prefix("info string Move Overhead raised to ")?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+#[test]
+fn a_lagging_gui_clock_raises_the_move_overhead_unless_fixed() {
+    let lag = Duration::from_millis(300);
+    let mut engine = Engine::start();
+    let lines = play_against_a_lagging_clock(&mut engine, lag);
+    // The GUI charged at least `lag` more than the engine could have measured (its own
+    // measure lies inside the GUI's), so the overhead rises at least that far.
+    let raised =
+        raised_overhead(&lines).unwrap_or_else(|| panic!("the overhead is raised: {lines:?}"));
+    assert!(raised >= 300, "raised to {raised} ms");
+
+    let mut fixed = Engine::start();
+    fixed.send("setoption name Adaptive Overhead value false");
+    let lines = play_against_a_lagging_clock(&mut fixed, lag);
+    assert_eq!(raised_overhead(&lines), None, "{lines:?}");
 }

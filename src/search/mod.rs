@@ -130,6 +130,7 @@ impl Default for Limits {
 pub struct SearchSignals {
     stop: AtomicBool,
     ponderhit: OnceLock<Instant>,
+    bestmove: OnceLock<Instant>,
 }
 
 impl SearchSignals {
@@ -154,6 +155,17 @@ impl SearchSignals {
     /// When `ponderhit` came, if it did.
     pub fn ponderhit_at(&self) -> Option<Instant> {
         self.ponderhit.get().copied()
+    }
+
+    /// The search's `bestmove` is being written (marked just before, so whoever has read it
+    /// finds the mark).
+    pub fn bestmove_sent(&self) {
+        let _ = self.bestmove.set(Instant::now());
+    }
+
+    /// When the search's `bestmove` was written, if it was.
+    pub fn bestmove_sent_at(&self) -> Option<Instant> {
+        self.bestmove.get().copied()
     }
 }
 

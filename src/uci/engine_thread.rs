@@ -219,6 +219,7 @@ impl JobRunner {
                 "cp 0"
             };
             output.line(&format!("info depth 0 score {score}"));
+            signals.bestmove_sent();
             output.line(&bestmove_line(None, None, chess960));
             return;
         };
@@ -250,6 +251,8 @@ impl JobRunner {
             show_wdl,
             chess960,
         ));
+        // Marked before it is written, so a GUI that has read it finds it marked.
+        signals.bestmove_sent();
         output.line(&bestmove_line(Some(best), ponder, chess960));
     }
 }

@@ -17,6 +17,7 @@
 
 pub mod command;
 pub mod engine_thread;
+pub mod lag;
 pub mod options;
 pub mod output;
 pub mod setup;
@@ -28,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use command::{GoCommand, ParseError, UciCommand, quote};
 use engine_thread::{EngineThread, GoJob, Job};
+use lag::{ClockSample, LagMeter};
 use options::{EMBEDDED_NET, Effect, Options, all_options};
 use output::Output;
 
@@ -85,12 +87,41 @@ struct UciSession {
     active: Option<Arc<SearchSignals>>,
     /// The evaluation network (`EvalFile`), also held by the engine thread's searcher.
     network: Arc<Network>,
+    /// The lag between the GUI's clock and ours, learned from the clocks of successive `go`s.
+    lag: LagMeter,
+    /// The last search on our clock, until the next `go` measures it: its clock, its
+    /// signals (when its `bestmove` went out) and when it started.
+    timed_move: Option<TimedMove>,
+    /// The Move Overhead last used, to say when the lag meter raises it.
+    overhead_in_use: i64,
+}
+
+/// A search on our clock whose time the lag meter has not yet measured.
+struct TimedMove {
+    sample: ClockSample,
+    signals: Arc<SearchSignals>,
+    received: Instant,
+    ponder: bool,
+}
+
+impl TimedMove {
+    /// How long the move took on our clock: from `go` (or `ponderhit`) to `bestmove`.
+    fn measured(&self) -> Option<Duration> {
+        let sent = self.signals.bestmove_sent_at()?;
+        let start = if self.ponder {
+            self.signals.ponderhit_at()?
+        } else {
+            self.received
+        };
+        Some(sent.saturating_duration_since(start))
+    }
 }
 
 impl UciSession {
     fn new() -> UciSession {
         let options = Options::default();
         let output = Output;
+        let overhead = options.move_overhead_ms;
         UciSession {
             engine: EngineThread::spawn(options.hash_mb, output),
             output,
@@ -99,6 +130,9 @@ impl UciSession {
             debug: false,
             active: None,
             network: default_network(),
+            lag: LagMeter::new(),
+            timed_move: None,
+            overhead_in_use: overhead,
         }
     }
 
@@ -134,6 +168,8 @@ impl UciSession {
             }
             UciCommand::UciNewGame => {
                 self.position = Some(Position::startpos());
+                self.timed_move = None;
+                self.lag.break_sequence();
                 self.engine.send(Job::NewGame);
             }
             UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
@@ -231,21 +267,24 @@ impl UciSession {
             start: received,
             ..Limits::new()
         };
+        self.timed_move = None;
+        self.lag.break_sequence();
         self.start_search(setup::no_legal_move_position(), limits);
     }
 
     /// Hands a search to the engine thread with fresh signals, kept for `stop` and
     /// `ponderhit`.
-    fn start_search(&mut self, position: Position, limits: Limits) {
+    fn start_search(&mut self, position: Position, limits: Limits) -> Arc<SearchSignals> {
         let signals = Arc::new(SearchSignals::new());
         self.active = Some(Arc::clone(&signals));
         self.engine.send(Job::Go(Box::new(GoJob {
             position,
             limits,
-            signals,
+            signals: Arc::clone(&signals),
             strength: self.options.strength.strength(),
             show_wdl: self.options.show_wdl,
         })));
+        signals
     }
 
     /// `EvalFile`: the net is read here, at the edge; only a net that loaded reaches the
@@ -319,6 +358,7 @@ impl UciSession {
             });
             return;
         }
+        let sample = self.measure_lag(&position, &go);
         let limits = self.limits(&position, &go, received);
         if self.debug {
             let time = TimeManager::new(limits.time, limits.start, None);
@@ -328,7 +368,56 @@ impl UciSession {
                 time.hard_budget()
             ));
         }
-        self.start_search(position, limits);
+        let ponder = limits.ponder;
+        let signals = self.start_search(position, limits);
+        self.timed_move = sample.map(|sample| TimedMove {
+            sample,
+            signals,
+            received,
+            ponder,
+        });
+    }
+
+    /// The lag meter's part of a `go`: measures the previous move of ours, compares the clock
+    /// now with the one then, and sets the Move Overhead to use (saying so when it rises).
+    /// Returns this `go`'s clock when it is a search on our clock, for the next `go`.
+    fn measure_lag(&mut self, position: &Position, go: &GoCommand) -> Option<ClockSample> {
+        if let Some(previous) = self.timed_move.take() {
+            let measured = previous.measured();
+            self.lag.moved(previous.sample, measured);
+        }
+        let side = position.side_to_move();
+        let (remaining, increment) = match side {
+            Color::White => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        let timed = !go.infinite && go.movetime.is_none() && remaining.is_some();
+        let sample = remaining.filter(|_| timed).map(|remaining_ms| ClockSample {
+            side,
+            game_ply: 2 * u32::from(position.fullmove_number().max(1) - 1)
+                + u32::from(side == Color::Black),
+            remaining_ms,
+            increment_ms: increment.unwrap_or(0),
+            moves_to_go: go.movestogo,
+        });
+        match sample {
+            Some(sample) => self.lag.observe(sample),
+            None => self.lag.break_sequence(),
+        }
+        let option = self.options.move_overhead_ms;
+        let overhead = if self.options.adaptive_overhead {
+            self.lag.overhead_ms(option)
+        } else {
+            option
+        };
+        if overhead > self.overhead_in_use && overhead > option {
+            self.output.info_string(&format!(
+                "Move Overhead raised to {overhead} ms: the GUI's clock charged that much \
+                 more than Ox88 measured for a recent move (Adaptive Overhead)"
+            ));
+        }
+        self.overhead_in_use = overhead;
+        sample
     }
 
     /// Turns `go` arguments into search limits for `position` and the current options.
@@ -350,7 +439,7 @@ impl UciSession {
             }
             other
         });
-        let overhead = self.options.move_overhead_ms;
+        let overhead = self.overhead_in_use;
         let time = if go.infinite {
             TimeLimit::None
         } else if let Some(movetime) = go.movetime {

@@ -58,6 +58,7 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
             max: 5000,
         },
     ),
+    ("Adaptive Overhead", OptionKind::Check { default: true }),
     ("UCI_Chess960", OptionKind::Check { default: false }),
     ("UCI_ShowWDL", OptionKind::Check { default: false }),
     ("UCI_LimitStrength", OptionKind::Check { default: false }),
@@ -128,6 +129,8 @@ pub struct Options {
     pub multipv: usize,
     pub ponder: bool,
     pub move_overhead_ms: i64,
+    /// Raise the Move Overhead to the lag measured between the GUI's clock and ours.
+    pub adaptive_overhead: bool,
     pub chess960: bool,
     pub show_wdl: bool,
     pub strength: StrengthSettings,
@@ -146,6 +149,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             move_overhead_ms: 30,
+            adaptive_overhead: true,
             chess960: false,
             show_wdl: false,
             strength: StrengthSettings {
@@ -222,6 +226,7 @@ impl Options {
                 let flag = parse_check(name, value)?;
                 match name {
                     "Ponder" => self.ponder = flag,
+                    "Adaptive Overhead" => self.adaptive_overhead = flag,
                     "UCI_Chess960" => self.chess960 = flag,
                     "UCI_ShowWDL" => self.show_wdl = flag,
                     "UCI_LimitStrength" => self.strength.limit_strength = flag,
