@@ -5,7 +5,8 @@
 //! accumulator arithmetic) → `moves`, `position` (with its `fen`, `attacks`, `movegen`,
 //! `draws`, `verify` inside; it keeps the network's accumulators), `san`, `perft` → `eval`,
 //! `time`, `syzygy` (the endgame tables' prober) → `search::params` (a leaf: the score scale
-//! and the search's margins), `tt`, `search` → `strength`, `bench`, `datagen` (with its record `format`), `train` → `uci`, `play`.
+//! and the search's margins), `tt`, `search` → `strength`, `bench`, `tb` (the tables on the
+//! command line), `datagen` (with its record `format`), `train` → `uci`, `play`.
 //! `.ci/import_circles.py` checks that no two modules import each other.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
@@ -23,6 +24,7 @@ pub mod san;
 pub mod search;
 pub mod strength;
 pub mod syzygy;
+pub mod tb;
 pub mod time;
 pub mod train;
 pub mod tt;
