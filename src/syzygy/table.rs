@@ -359,6 +359,14 @@ impl Table {
             pending.push(read_pairs_header(&mut header, part, kind)?);
         }
 
+        if kind == TableKind::Dtz && material.symmetric() && shape.has_pawns {
+            // Such a table is read with colours swapped so that its first side is to move;
+            // a part claiming the other side would send every probe to the other side.
+            if parts.iter().any(|part| part.flags & part_flag::SIDE != 0) {
+                return Err("symmetric table stores the wrong side".to_string());
+            }
+        }
+
         if kind == TableKind::Dtz {
             for file_index in 0..files {
                 let part = &mut parts[file_index * sides];
