@@ -2,8 +2,9 @@
 //! stream of them (`--batch`, one FEN a line on stdin, one answer a line on stdout).
 //!
 //! A batch line is `wdl W dtz D best MOVE` (`dtz none` without a DTZ table, `best (none)`
-//! without a legal move), or `error MESSAGE` for a line that cannot be probed; the batch goes
-//! on with the next line, so a client can pair answers with questions by count.
+//! without a legal move; `wdl W` alone with `--wdl-only`), or `error MESSAGE` for a line that
+//! cannot be probed; the batch goes on with the next line, so a client can pair answers with
+//! questions by count.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -25,6 +26,9 @@ pub struct TbArgs {
     /// With --fen: also list every legal move with its result.
     #[arg(long)]
     pub moves: bool,
+    /// With --batch: probe only WDL and print `wdl W` (the search's probe, for timing it).
+    #[arg(long, requires = "batch")]
+    pub wdl_only: bool,
 }
 
 /// What the tables say about one position.
@@ -57,11 +61,18 @@ fn probe(tablebases: &Tablebases, pos: &mut Position) -> Result<Answer, String> 
     })
 }
 
-fn batch_line(tablebases: &Tablebases, fen: &str) -> String {
+fn batch_line(tablebases: &Tablebases, fen: &str, wdl_only: bool) -> String {
     let mut pos = match Position::from_fen(fen) {
         Ok(pos) => pos,
         Err(error) => return format!("error bad FEN: {error}"),
     };
+    if wdl_only {
+        return match tablebases.probe_wdl(&mut pos) {
+            Some(wdl) => format!("wdl {}", wdl.value()),
+            None => "error cannot probe (castling, too many pieces, missing or damaged table)"
+                .to_string(),
+        };
+    }
     match probe(tablebases, &mut pos) {
         Ok(answer) => {
             let dtz = answer.dtz.map_or("none".to_string(), |dtz| dtz.to_string());
@@ -100,7 +111,7 @@ pub fn run(args: &TbArgs) -> ExitCode {
             if fen.is_empty() {
                 continue;
             }
-            if writeln!(out, "{}", batch_line(&tablebases, fen)).is_err() {
+            if writeln!(out, "{}", batch_line(&tablebases, fen, args.wdl_only)).is_err() {
                 break;
             }
         }
