@@ -35,39 +35,51 @@ pub struct RootMove {
 }
 
 impl RootMove {
-    /// How good the move is under the 50-move rule with `halfmove_clock` already played:
-    /// higher is better. Wins that zero in time rank above wins that may not (those count
-    /// as cursed), which rank above draws; losses that the rule may still save rank above
-    /// the rest. Within one class a shorter win (a longer loss) ranks higher.
-    pub fn rank(&self, halfmove_clock: u16, fifty_move_rule: bool) -> i32 {
-        const CLASS: i32 = 1000;
+    /// The move's class under the 50-move rule with `halfmove_clock` already played: 2 a win
+    /// that zeroes in time, 1 a win that may not (or a cursed one), 0 a draw, -1 a loss the
+    /// rule may still save, -2 a loss. Without the rule only the WDL counts.
+    pub fn class(&self, halfmove_clock: u16, fifty_move_rule: bool) -> i32 {
         let clock = halfmove_clock as i32;
         let dtz = self.dtz;
-        let class = if !fifty_move_rule {
-            match self.wdl {
-                Wdl::Win | Wdl::CursedWin => 2,
-                Wdl::Draw => 0,
-                Wdl::Loss | Wdl::BlessedLoss => -2,
-            }
+        if !fifty_move_rule {
+            self.wdl.value().signum() * 2
         } else if dtz > 0 {
-            if dtz + clock <= 100 && self.wdl == Wdl::Win {
+            if dtz + clock <= 99 && self.wdl == Wdl::Win {
                 2
             } else {
                 1
             }
         } else if dtz < 0 {
-            if -dtz + clock <= 100 && self.wdl == Wdl::Loss {
+            if -dtz * 2 + clock < 100 && self.wdl == Wdl::Loss {
                 -2
             } else {
                 -1
             }
         } else {
             0
-        };
-        // Shorter wins are better, longer losses.
-        class * CLASS - dtz.clamp(-CLASS / 2, CLASS / 2)
+        }
+    }
+
+    /// How good the move is by the tables, higher better: by class, then a shorter win or a
+    /// longer loss. The command line's choice.
+    pub fn rank(&self, halfmove_clock: u16, fifty_move_rule: bool) -> i32 {
+        let class = self.class(halfmove_clock, fifty_move_rule);
+        class * RANK_CLASS - self.dtz.clamp(-RANK_CLASS / 2, RANK_CLASS / 2)
+    }
+
+    /// The rank for a search, which picks among moves of equal rank itself: certain wins,
+    /// draws and certain losses are each one rank; wins and losses near the 50-move limit
+    /// rank by distance, as there the distance decides the result.
+    pub fn search_rank(&self, halfmove_clock: u16, fifty_move_rule: bool) -> i32 {
+        match self.class(halfmove_clock, fifty_move_rule) {
+            class @ (2 | 0 | -2) => class * RANK_CLASS,
+            _ => self.rank(halfmove_clock, fifty_move_rule),
+        }
     }
 }
+
+/// Rank distance between two classes, more than any DTZ term.
+const RANK_CLASS: i32 = 1000;
 
 /// DTZ of a zeroing move that reaches `wdl` (for the side that made it).
 fn dtz_of_zeroing(wdl: i32) -> i32 {
