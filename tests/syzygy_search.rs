@@ -66,3 +66,21 @@ fn without_tables_or_with_probe_limit_zero_there_are_no_tbhits() {
     assert_eq!(search(None, fen, 4).tbhits, None);
     assert_eq!(search(Some(tables(0)), fen, 4).tbhits, None);
 }
+
+#[test]
+fn a_won_ending_is_converted_before_the_fifty_move_rule() {
+    // KRvK, both sides played by the search with the tables: the root filter keeps only the
+    // fastest winning moves, so the mate comes without circles.
+    let mut searcher = Searcher::new(16);
+    searcher.set_tablebases(Some(tables(7)));
+    let mut game = Position::from_fen("8/8/8/8/3k4/8/8/R3K3 w - - 0 1").expect("valid FEN");
+    for _ in 0..100 {
+        if game.has_no_legal_move() {
+            break;
+        }
+        let result = searcher.search(&game, &Limits::depth(4), &SearchSignals::new(), &mut |_| {});
+        game.make_move(result.best.expect("a legal move"));
+    }
+    assert!(game.is_checkmate(), "not mated: {}", game.to_fen());
+    assert!(game.halfmove_clock() < 100);
+}

@@ -8,7 +8,8 @@
 //! search still prefers a real mate it sees and otherwise heads for the won ending.
 //!
 //! At the root, DTZ ranks every legal move under the 50-move rule (`RootMove::search_rank`);
-//! only the best-ranked moves are searched. When that worked, the tree stops probing (the
+//! only the best-ranked moves are searched (of the winning moves the fastest to zero, so that
+//! a won ending always makes progress). When that worked, the tree stops probing (the
 //! root already decided the result; the search only picks among moves that keep it). Without
 //! DTZ tables the root falls back to WDL alone and the tree keeps probing.
 

@@ -67,12 +67,13 @@ impl RootMove {
         class * RANK_CLASS - self.dtz.clamp(-RANK_CLASS / 2, RANK_CLASS / 2)
     }
 
-    /// The rank for a search, which picks among moves of equal rank itself: certain wins,
-    /// draws and certain losses are each one rank; wins and losses near the 50-move limit
-    /// rank by distance, as there the distance decides the result.
+    /// The rank for a search, which picks among moves of equal rank itself: wins rank by
+    /// distance (the fastest zeroing moves only, so a won ending always makes progress and
+    /// cannot go round in circles); draws are one rank, and so are certain losses; losses the
+    /// 50-move rule may still save rank by distance, as there the distance decides.
     pub fn search_rank(&self, halfmove_clock: u16, fifty_move_rule: bool) -> i32 {
         match self.class(halfmove_clock, fifty_move_rule) {
-            class @ (2 | 0 | -2) => class * RANK_CLASS,
+            class @ (0 | -2) => class * RANK_CLASS,
             _ => self.rank(halfmove_clock, fifty_move_rule),
         }
     }
