@@ -6,7 +6,8 @@
 //! first time a probe needs it, and it then stays open for every thread (`Sync`, no locks
 //! on the probe path after that first read). The layers inside:
 //! - `index`: position → index inside a table (symmetries, piece groups);
-//! - `table`: one file's header and the decompression of one value;
+//! - `table`: one file's header, and a probe of it;
+//! - `pairs`: the decompression of one value (pairing tree, Huffman blocks);
 //! - `probe`: the chess around the tables: captures and en passant, which the tables do not
 //!   store, resolved by a small search; DTZ for the side a table does not store; root moves.
 //!
@@ -15,6 +16,7 @@
 //! reaches a panic.
 
 mod index;
+mod pairs;
 mod probe;
 mod table;
 

@@ -1,4 +1,4 @@
-//! One Syzygy table file: its header, and the decoding of one stored value.
+//! One Syzygy table file: its header, and a probe of it (decompression: `pairs`).
 //!
 //! Layout of a file (all multi-byte numbers little-endian unless said otherwise):
 //! ```text
@@ -31,6 +31,7 @@ use std::fs::File;
 use std::path::Path;
 
 use super::index::{Layout, MAX_PIECES, Shape, encode};
+use super::pairs::{Compressed, Region, Symbol, count_values, read_at};
 
 const WDL_MAGIC: [u8; 4] = [0x71, 0xE8, 0x23, 0x5D];
 const DTZ_MAGIC: [u8; 4] = [0xD7, 0x66, 0x0C, 0xA5];
@@ -115,60 +116,6 @@ impl Material {
     }
 }
 
-/// Bytes of the file, either kept in memory or read when asked.
-#[derive(Debug)]
-struct Region {
-    offset: u64,
-    len: u64,
-    bytes: Option<Vec<u8>>,
-}
-
-impl Region {
-    fn read(&self, file: &File, at: u64, buf: &mut [u8]) -> Option<()> {
-        let end = at.checked_add(buf.len() as u64)?;
-        if end > self.len {
-            return None;
-        }
-        match &self.bytes {
-            Some(bytes) => {
-                buf.copy_from_slice(bytes.get(at as usize..end as usize)?);
-                Some(())
-            }
-            None => read_at(file, self.offset + at, buf).ok(),
-        }
-    }
-}
-
-/// One node of the pairing tree: a symbol is a pair of two earlier symbols, or a value.
-#[derive(Copy, Clone, Debug, Default)]
-struct Symbol {
-    left: u16,
-    right: u16,
-    /// How many values the symbol stands for, less one.
-    values_less_one: u32,
-}
-
-const LEAF: u16 = 0xFFF;
-
-/// A compressed part: where its blocks are and how to decode them.
-#[derive(Debug)]
-struct Compressed {
-    block_size: u64,
-    span: u64,
-    sparse: Region,
-    lengths: Region,
-    length_count: u64,
-    blocks: u64,
-    data_offset: u64,
-    min_len: u32,
-    /// Per code length (from `min_len`): the first code of that length, left-aligned in
-    /// 64 bits. Longer codes have smaller values.
-    base: Vec<u64>,
-    /// Per code length: the lowest symbol of that length.
-    lowest: Vec<u16>,
-    symbols: Vec<Symbol>,
-}
-
 #[derive(Debug)]
 enum Values {
     Single(u8),
@@ -205,27 +152,6 @@ pub enum Lookup {
     Value(i32),
     /// A DTZ table stores only one side to move, and this is the other one.
     OtherSide,
-}
-
-fn read_at(file: &File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileExt;
-        file.read_exact_at(buf, offset)
-    }
-    #[cfg(windows)]
-    {
-        use std::os::windows::fs::FileExt;
-        let mut done = 0;
-        while done < buf.len() {
-            let read = file.seek_read(&mut buf[done..], offset + done as u64)?;
-            if read == 0 {
-                return Err(std::io::ErrorKind::UnexpectedEof.into());
-            }
-            done += read;
-        }
-        Ok(())
-    }
 }
 
 /// Sequential reads of the header, each checked against the file's length.
@@ -510,6 +436,17 @@ impl Table {
         }
     }
 
+    /// The value at `index` of a part.
+    fn decode(&self, part: &Part, index: u64) -> Option<u16> {
+        match &part.values {
+            Values::Single(value) => Some(*value as u16),
+            Values::Compressed(compressed) if index < part.layout.size => {
+                compressed.value(&self.file, index)
+            }
+            Values::Compressed(_) => None,
+        }
+    }
+
     /// A stored DTZ value to plies (before the caller's adjustment for the outcome).
     fn dtz_value(&self, part: &Part, stored: i32, wdl: i32) -> Option<i32> {
         let mut value = stored;
@@ -533,127 +470,6 @@ impl Table {
             value *= 2;
         }
         Some(value)
-    }
-
-    /// The value at `index` of a part.
-    fn decode(&self, part: &Part, index: u64) -> Option<u16> {
-        let compressed = match &part.values {
-            Values::Single(value) => return Some(*value as u16),
-            Values::Compressed(compressed) => compressed,
-        };
-        let file = &self.file;
-        if index >= part.layout.size {
-            return None;
-        }
-
-        // The sparse entry at or before our index: a block and the offset within it.
-        let entry_index = index / compressed.span;
-        let mut entry = [0u8; 6];
-        compressed.sparse.read(file, entry_index * 6, &mut entry)?;
-        let mut block = u32::from_le_bytes([entry[0], entry[1], entry[2], entry[3]]) as u64;
-        let mut offset = u16::from_le_bytes([entry[4], entry[5]]) as i64;
-        offset += (index % compressed.span) as i64 - (compressed.span / 2) as i64;
-
-        let block_length = |block: u64| -> Option<i64> {
-            if block >= compressed.length_count {
-                return None;
-            }
-            let mut bytes = [0u8; 2];
-            compressed.lengths.read(file, block * 2, &mut bytes)?;
-            Some(u16::from_le_bytes(bytes) as i64)
-        };
-        while offset < 0 {
-            block = block.checked_sub(1)?;
-            offset += block_length(block)? + 1;
-        }
-        loop {
-            let length = block_length(block)?;
-            if offset <= length {
-                break;
-            }
-            offset -= length + 1;
-            block += 1;
-        }
-        if block >= compressed.blocks {
-            return None;
-        }
-
-        let mut bytes = vec![0u8; compressed.block_size as usize];
-        read_at(
-            file,
-            compressed.data_offset + block * compressed.block_size,
-            &mut bytes,
-        )
-        .ok()?;
-        let mut symbol = compressed.find_symbol(&bytes, offset as u64)?;
-
-        // Down the pairing tree to the single value at our offset.
-        let mut offset = symbol.1;
-        loop {
-            let node = compressed.symbols[symbol.0 as usize];
-            if node.values_less_one == 0 {
-                return Some(node.left);
-            }
-            let left = *compressed.symbols.get(node.left as usize)?;
-            if offset <= left.values_less_one as u64 {
-                symbol = (node.left, offset);
-            } else {
-                offset -= left.values_less_one as u64 + 1;
-                symbol = (node.right, offset);
-            }
-            if symbol.0 as usize >= compressed.symbols.len() {
-                return None;
-            }
-        }
-    }
-}
-
-impl Compressed {
-    /// Walks the Huffman codes of a block to the symbol that covers value `offset`; returns
-    /// it with the offset left inside it.
-    fn find_symbol(&self, block: &[u8], mut offset: u64) -> Option<(u16, u64)> {
-        let block_bits = block.len() as u64 * 8;
-        let mut next_byte = 0usize;
-        let read_u32 = |next_byte: &mut usize| -> u64 {
-            let mut word = 0u64;
-            for _ in 0..4 {
-                word = (word << 8) | *block.get(*next_byte).unwrap_or(&0) as u64;
-                *next_byte += 1;
-            }
-            word
-        };
-        // 64 bits of codes, the next one left-aligned, and how many of them are loaded.
-        let mut buffer = (read_u32(&mut next_byte) << 32) | read_u32(&mut next_byte);
-        let mut loaded_bits: u32 = 64;
-        let mut used_bits = 0u64;
-        loop {
-            let mut length = 0usize;
-            while buffer < self.base[length] {
-                length += 1;
-                if length >= self.base.len() {
-                    return None;
-                }
-            }
-            let code_len = self.min_len + length as u32;
-            used_bits += code_len as u64;
-            if used_bits > block_bits {
-                // The codes ran past the block: the file is damaged.
-                return None;
-            }
-            let symbol =
-                ((buffer - self.base[length]) >> (64 - code_len)) + self.lowest[length] as u64;
-            let node = self.symbols.get(symbol as usize)?;
-            if offset <= node.values_less_one as u64 {
-                return Some((symbol as u16, offset));
-            }
-            offset -= node.values_less_one as u64 + 1;
-            buffer <<= code_len;
-            loaded_bits -= code_len;
-            if loaded_bits <= 32 {
-                loaded_bits += 32;
-                buffer |= read_u32(&mut next_byte) << (64 - loaded_bits);
-            }
-        }
     }
 }
 
@@ -742,55 +558,6 @@ fn read_pairs_header(
         lowest,
         symbols,
     }))
-}
-
-/// Fills in how many values each symbol stands for, without recursion, rejecting a tree
-/// with a cycle or a child outside the table.
-fn count_values(symbols: &mut [Symbol]) -> Result<(), String> {
-    const NEW: u8 = 0;
-    const OPEN: u8 = 1;
-    const DONE: u8 = 2;
-    let mut state = vec![NEW; symbols.len()];
-    let broken = || "broken symbol tree".to_string();
-    for root in 0..symbols.len() {
-        if state[root] == DONE {
-            continue;
-        }
-        let mut stack = vec![root];
-        while let Some(&symbol) = stack.last() {
-            let node = symbols[symbol];
-            if state[symbol] == DONE || node.right == LEAF {
-                state[symbol] = DONE;
-                stack.pop();
-                continue;
-            }
-            let (left, right) = (node.left as usize, node.right as usize);
-            if left >= symbols.len() || right >= symbols.len() {
-                return Err(broken());
-            }
-            state[symbol] = OPEN;
-            let mut waiting = false;
-            for child in [left, right] {
-                match state[child] {
-                    NEW => {
-                        stack.push(child);
-                        waiting = true;
-                    }
-                    OPEN => return Err(broken()),
-                    _ => {}
-                }
-            }
-            if waiting {
-                continue;
-            }
-            let total =
-                symbols[left].values_less_one as u64 + symbols[right].values_less_one as u64 + 1;
-            symbols[symbol].values_less_one = u32::try_from(total).map_err(|_| broken())?;
-            state[symbol] = DONE;
-            stack.pop();
-        }
-    }
-    Ok(())
 }
 
 /// The pieces of a part must be the table's material, each code a king..pawn of a side.
