@@ -4,9 +4,10 @@
 //! `types`, `geometry`, `zobrist`, `random`, `nnue` (the evaluation network: weights, net files,
 //! accumulator arithmetic) → `moves`, `position` (with its `fen`, `attacks`, `movegen`,
 //! `draws`, `verify` inside; it keeps the network's accumulators), `san`, `perft` → `eval`,
-//! `time` → `search::params` (a leaf: the score scale and the search's margins), `tt`,
-//! `search` → `strength`, `bench`, `datagen` (with its record `format`), `train` → `uci`,
-//! `play`. `.ci/import_circles.py` checks that no two modules import each other.
+//! `time`, `syzygy` (the endgame tables' prober) → `search::params` (a leaf: the score scale
+//! and the search's margins), `tt`, `search` → `strength`, `bench`, `tb` (the tables on the
+//! command line), `datagen` (with its record `format`), `train` → `uci`, `play`.
+//! `.ci/import_circles.py` checks that no two modules import each other.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
 pub mod bench;
@@ -22,6 +23,8 @@ pub mod random;
 pub mod san;
 pub mod search;
 pub mod strength;
+pub mod syzygy;
+pub mod tb;
 pub mod time;
 pub mod train;
 pub mod tt;

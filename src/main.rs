@@ -1,5 +1,5 @@
 //! The `engine` binary: the UCI loop by default, plus the subcommands of `CliCommand`: `perft`,
-//! `bench`, `play`, `datagen` and `train`.
+//! `bench`, `play`, `datagen`, `train` and `tb`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -46,6 +46,8 @@ enum CliCommand {
     Datagen(ox88::datagen::DatagenArgs),
     /// Train the evaluation network on datagen's positions.
     Train(ox88::train::TrainArgs),
+    /// Probe Syzygy endgame tables: WDL, DTZ and the best move of a FEN, or a batch on stdin.
+    Tb(ox88::tb::TbArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Play(args)) => ox88::play::run(&args),
         Some(CliCommand::Datagen(args)) => ox88::datagen::run(&args),
         Some(CliCommand::Train(args)) => ox88::train::run(&args),
+        Some(CliCommand::Tb(args)) => ox88::tb::run(&args),
         Some(CliCommand::Perft {
             depth,
             fen,

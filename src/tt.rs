@@ -28,7 +28,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::moves::Move;
-use crate::search::params::{MATE_BOUND, MAX_PLY};
+use crate::search::params::{MAX_PLY, TB_WIN_BOUND};
 
 /// Kind of score a search result is; also a transposition table field.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -108,22 +108,22 @@ fn unpack_age(data: u64) -> u8 {
     (data >> 58) as u8 & AGE_MASK
 }
 
-/// Turns a root-relative mate score into a node-relative one, for storing.
+/// Turns a root-relative mate (or table win) score into a node-relative one, for storing.
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
     }
 }
 
-/// Turns a stored node-relative mate score back into a root-relative one.
+/// Turns a stored node-relative mate (or table win) score back into a root-relative one.
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -33,6 +33,10 @@ fn handshake_lists_every_option() {
         "option name UCI_Elo type spin default 2800 min 600 max 2800",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name EvalFile type string default <embedded>",
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
     ] {
         assert!(
             lines.iter().any(|line| line == expected),
@@ -450,4 +454,48 @@ fn a_lagging_gui_clock_raises_the_move_overhead_unless_fixed() {
     fixed.send("setoption name Adaptive Overhead value false");
     let lines = play_against_a_lagging_clock(&mut fixed, lag);
     assert_eq!(raised_overhead(&lines), None, "{lines:?}");
+}
+
+#[test]
+fn syzygy_path_loads_tables_that_the_search_probes() {
+    let tables = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    let mut engine = Engine::start();
+    engine.send("setoption name SyzygyPath value /no/such/ox88/tables");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string SyzygyPath not loaded")),
+        "{lines:?}"
+    );
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        tables.display()
+    ));
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string SyzygyPath")
+                && line.contains("5 WDL and 5 DTZ tables: 5 with 3 pieces")),
+        "{lines:?}"
+    );
+    // KQvKR, the rook hanging: the tree probes the 3-piece endings after captures.
+    let fen = "4k3/8/8/8/8/8/3r4/4KQ2 w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 6");
+    let lines = engine.bestmove();
+    assert_eq!(best_of(&lines), "e1d2");
+    let final_info = &lines[lines.len() - 2];
+    let hits: u64 = field(final_info, "tbhits")
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(0);
+    assert!(hits > 0, "{final_info}");
+    engine.send("setoption name SyzygyPath value <empty>");
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 3");
+    let lines = engine.bestmove();
+    assert!(!lines[lines.len() - 2].contains("tbhits"), "{lines:?}");
+    engine.send("quit");
+    assert!(engine.exits());
 }

@@ -23,6 +23,7 @@ use super::Shared;
 use super::movepick::{MovePicker, captured_kind};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use super::see::see_ge;
+use super::tablebase::wdl_score;
 use super::thread::{QUIET_START, SearchThread, sharpened};
 
 /// Quiet moves searched before late-move pruning cuts the rest, by depth (not improving /
@@ -195,6 +196,40 @@ impl SearchThread {
                 self.update_killers(ply, tt_move);
             }
             return hit.score;
+        }
+
+        // Step 4b. Endgame tables: right after a capture or pawn move (the tables assume a
+        // fresh 50-move count), without castling rights, with few enough pieces and enough
+        // depth left, WDL decides the node when its bound does; the result is stored deep in
+        // the table. Root rule: the root's tables decision is the driver's root filter.
+        if !root
+            && excluded.is_null()
+            && shared.probe_in_tree
+            && let Some(tables) = shared.tablebases
+            && self.pos.halfmove_clock() == 0
+            && self.pos.castling_rights() == 0
+        {
+            let pieces = crate::syzygy::piece_count(&self.pos);
+            let cardinality = tables.cardinality();
+            if pieces <= cardinality
+                && (depth >= tables.probe_depth || pieces < cardinality)
+                && let Some(wdl) = tables.tables.probe_wdl(&mut self.pos)
+            {
+                self.tb_hits += 1;
+                let (score, bound) = wdl_score(wdl, ply, tables.fifty_move_rule);
+                let decides = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if decides {
+                    let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                    shared
+                        .tt
+                        .store(key, ply, Move::NULL, score, NO_EVAL, stored_depth, bound);
+                    return score;
+                }
+            }
         }
 
         // Step 5. Static evaluation, sharpened by the table score when its bound allows.

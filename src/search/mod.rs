@@ -19,7 +19,8 @@
 //! numbered steps, root included), `qsearch`, `movepick` (staged ordering), `history`
 //! (counter moves and the history tables; the killers are per ply, in the search stack's
 //! `Frame.killers` in `thread`), `correction` (evaluation correction by pawn structure), `see`
-//! (static exchange).
+//! (static exchange), `tablebase` (where the Syzygy tables enter: the root's move filter and
+//! the tree's WDL probes).
 
 mod alphabeta;
 mod correction;
@@ -28,6 +29,7 @@ mod movepick;
 pub mod params;
 mod qsearch;
 pub mod see;
+mod tablebase;
 mod thread;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -41,7 +43,8 @@ use crate::time::{TimeLimit, TimeManager};
 pub use crate::tt::Bound;
 use crate::tt::TranspositionTable;
 
-pub use params::{MATE, MATE_BOUND, MAX_PLY, SearchParams};
+pub use params::{MATE, MATE_BOUND, MAX_PLY, SearchParams, TB_WIN, TB_WIN_BOUND};
+pub use tablebase::TablebaseUse;
 use thread::SearchThread;
 
 /// What to search and for how long: plain data, built by the UCI loop from `go`, by `bench`,
@@ -213,6 +216,8 @@ pub enum Report {
         nodes: u64,
         time: Duration,
         hashfull: u32,
+        /// Endgame-table probes so far (None: the search has no tables).
+        tbhits: Option<u64>,
         lines: Vec<PvLine>,
     },
     /// The root move being searched (reported after the first second).
@@ -235,6 +240,8 @@ pub struct SearchResult {
     pub time: Duration,
     /// Table occupancy in per mille at the end of the search.
     pub hashfull: u32,
+    /// Endgame-table probes (None: the search has no tables).
+    pub tbhits: Option<u64>,
     /// The lines of the last completed iteration, best first.
     pub lines: Vec<PvLine>,
 }
@@ -253,6 +260,13 @@ pub(crate) struct Shared<'a> {
     pub time: TimeManager<'a>,
     /// Node counts published by each thread every few thousand nodes.
     pub node_counts: Vec<AtomicU64>,
+    /// The tables and their settings, when the search has them.
+    pub tablebases: Option<&'a TablebaseUse>,
+    /// Whether nodes in the tree probe (off when the root's DTZ already decided).
+    pub probe_in_tree: bool,
+    /// Table probes: made at the root, and published by each thread with its node count.
+    pub root_tb_hits: u64,
+    pub tb_hit_counts: Vec<AtomicU64>,
     report: Mutex<Reporter<'a>>,
 }
 
@@ -262,6 +276,17 @@ impl Shared<'_> {
             .iter()
             .map(|count| count.load(Ordering::Relaxed))
             .sum()
+    }
+
+    /// Table probes so far, or None without tables.
+    pub fn total_tb_hits(&self) -> Option<u64> {
+        self.tablebases?;
+        let tree: u64 = self
+            .tb_hit_counts
+            .iter()
+            .map(|count| count.load(Ordering::Relaxed))
+            .sum();
+        Some(self.root_tb_hits + tree)
     }
 
     /// Hands a report to the caller's callback.
@@ -280,6 +305,7 @@ pub struct Searcher {
     threads: Vec<SearchThread>,
     params: SearchParams,
     network: Arc<Network>,
+    tablebases: Option<TablebaseUse>,
 }
 
 impl Searcher {
@@ -289,7 +315,14 @@ impl Searcher {
             threads: vec![SearchThread::new(0, &SearchParams::DEFAULT)],
             params: SearchParams::DEFAULT,
             network: default_network(),
+            tablebases: None,
         }
+    }
+
+    /// The endgame tables the next searches use, with their settings (`SyzygyPath` and the
+    /// other `Syzygy*` options); None for none.
+    pub fn set_tablebases(&mut self, tablebases: Option<TablebaseUse>) {
+        self.tablebases = tablebases;
     }
 
     /// The evaluation network the next searches use (`EvalFile`).
@@ -367,6 +400,38 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         let ponderhit = limits.ponder.then_some(&signals.ponderhit);
+        let tablebases = self
+            .tablebases
+            .as_ref()
+            .filter(|tables| tables.cardinality() > 0);
+        // A root in the tables: search only the moves that keep the best result. Moves the
+        // caller restricted the root to stay restricted, unless none of them keeps it.
+        let root_filter = tablebases.and_then(|tables| tablebase::filter_root(tables, pos));
+        let filtered_limits;
+        let limits = match &root_filter {
+            Some(filter) => {
+                let mut restricted = limits.clone();
+                let kept: Vec<Move> = if limits.searchmoves.is_empty() {
+                    filter.moves.clone()
+                } else {
+                    let both: Vec<Move> = filter
+                        .moves
+                        .iter()
+                        .copied()
+                        .filter(|mv| limits.searchmoves.contains(mv))
+                        .collect();
+                    if both.is_empty() {
+                        limits.searchmoves.clone()
+                    } else {
+                        both
+                    }
+                };
+                restricted.searchmoves = kept;
+                filtered_limits = restricted;
+                &filtered_limits
+            }
+            None => limits,
+        };
         let shared = Shared {
             tt: &self.tt,
             signals,
@@ -374,6 +439,11 @@ impl Searcher {
             limits,
             time: TimeManager::new(limits.time, limits.start, ponderhit),
             node_counts: (0..self.threads.len()).map(|_| AtomicU64::new(0)).collect(),
+            tablebases,
+            probe_in_tree: tablebases.is_some()
+                && !root_filter.as_ref().is_some_and(|filter| filter.by_dtz),
+            root_tb_hits: root_filter.as_ref().map_or(0, |filter| filter.probes),
+            tb_hit_counts: (0..self.threads.len()).map(|_| AtomicU64::new(0)).collect(),
             report: Mutex::new(report),
         };
         let (main, helpers) = self

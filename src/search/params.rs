@@ -24,6 +24,11 @@ pub const INFINITE: i32 = MATE + 1;
 pub const NO_EVAL: i32 = -INFINITE;
 /// Score of a drawn position.
 pub const DRAW: i32 = 0;
+/// An endgame-table win at the root; `TB_WIN - ply` at a node. Below every mate score (a
+/// mate the search sees is better) and above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
+/// Anything beyond this (and below `MATE_BOUND`) is a table win.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// One tunable parameter as the UCI options and a tuner see it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -98,6 +98,8 @@ pub(crate) struct SearchThread {
     reductions: Box<[[i32; 64]; 64]>,
     pub(super) pos: Position,
     pub(super) nodes: u64,
+    /// Endgame-table probes in the tree.
+    pub(super) tb_hits: u64,
     pub(super) next_poll: u64,
     pub(super) stopped: bool,
     pub(super) seldepth: usize,
@@ -123,6 +125,7 @@ impl SearchThread {
             reductions: Box::new([[0; 64]; 64]),
             pos: Position::startpos(),
             nodes: 0,
+            tb_hits: 0,
             next_poll: POLL_INTERVAL,
             stopped: false,
             seldepth: 0,
@@ -176,6 +179,7 @@ impl SearchThread {
         self.pos = pos.clone();
         self.pos.set_network(network.clone());
         self.nodes = 0;
+        self.tb_hits = 0;
         self.next_poll = limits
             .nodes
             .map_or(POLL_INTERVAL, |limit| limit.min(POLL_INTERVAL));
@@ -208,6 +212,7 @@ impl SearchThread {
     pub(super) fn poll(&mut self, shared: &Shared) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        shared.tb_hit_counts[self.id].store(self.tb_hits, Ordering::Relaxed);
         if shared.signals.is_stopped() || shared.abort.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
@@ -327,8 +332,14 @@ impl SearchThread {
             nodes: self.total_nodes(shared),
             time: shared.time.elapsed(),
             hashfull: shared.tt.hashfull(),
+            tbhits: self.total_tb_hits(shared),
             lines: self.lines(count),
         }
+    }
+
+    fn total_tb_hits(&self, shared: &Shared) -> Option<u64> {
+        shared.tb_hit_counts[self.id].store(self.tb_hits, Ordering::Relaxed);
+        shared.total_tb_hits()
     }
 
     fn total_nodes(&self, shared: &Shared) -> u64 {
@@ -408,6 +419,7 @@ impl SearchThread {
             nodes: 0,
             time: Duration::ZERO,
             hashfull: 0,
+            tbhits: shared.total_tb_hits(),
             lines: Vec::new(),
         };
         if self.root_moves.is_empty() {
@@ -481,6 +493,7 @@ impl SearchThread {
         result.nodes = self.total_nodes(shared);
         result.time = shared.time.elapsed();
         result.hashfull = shared.tt.hashfull();
+        result.tbhits = self.total_tb_hits(shared);
         result
     }
 

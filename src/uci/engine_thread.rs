@@ -18,7 +18,9 @@ use crate::nnue::Network;
 use crate::perft::divide;
 use crate::position::Position;
 use crate::random::Rng;
-use crate::search::{Bound, Limits, PvLine, Report, SearchParams, SearchSignals, Searcher};
+use crate::search::{
+    Bound, Limits, PvLine, Report, SearchParams, SearchSignals, Searcher, TablebaseUse,
+};
 use crate::strength::Strength;
 
 /// One search, with everything the engine thread needs to print its result.
@@ -29,6 +31,8 @@ pub struct GoJob {
     pub signals: Arc<SearchSignals>,
     pub strength: Strength,
     pub show_wdl: bool,
+    /// The endgame tables and their settings for this search (None: none).
+    pub tablebases: Option<TablebaseUse>,
 }
 
 pub enum Job {
@@ -173,7 +177,9 @@ impl JobRunner {
             signals,
             strength,
             show_wdl,
+            tablebases,
         } = job;
+        self.searcher.set_tablebases(tablebases);
         let output = self.output;
         let chess960 = position.is_chess960();
         strength.restrict(&mut limits);
@@ -185,6 +191,7 @@ impl JobRunner {
                 nodes,
                 time,
                 hashfull,
+                tbhits,
                 lines,
             } => {
                 let progress = Progress {
@@ -193,6 +200,7 @@ impl JobRunner {
                     nodes: *nodes,
                     time: *time,
                     hashfull: *hashfull,
+                    tbhits: *tbhits,
                 };
                 for line in lines {
                     output.line(&iteration_line(
@@ -243,6 +251,7 @@ impl JobRunner {
             nodes: result.nodes,
             time: result.time,
             hashfull: result.hashfull,
+            tbhits: result.tbhits,
         };
         output.line(&iteration_line(
             &progress,

@@ -30,12 +30,13 @@ use std::time::{Duration, Instant};
 use command::{GoCommand, ParseError, UciCommand, quote};
 use engine_thread::{EngineThread, GoJob, Job};
 use lag::{ClockSample, LagMeter};
-use options::{EMBEDDED_NET, Effect, Options, all_options};
+use options::{EMBEDDED_NET, Effect, NO_TABLES, Options, all_options};
 use output::Output;
 
 use crate::nnue::{self, Network, default_network};
 use crate::position::Position;
-use crate::search::{Limits, MAX_PLY, SearchSignals};
+use crate::search::{Limits, MAX_PLY, SearchSignals, TablebaseUse};
+use crate::syzygy::Tablebases;
 use crate::time::{ClockReading, TimeLimit, TimeManager};
 use crate::types::Color;
 
@@ -94,6 +95,8 @@ struct UciSession {
     timed_move: Option<TimedMove>,
     /// The Move Overhead last used, to say when the lag meter raises it.
     overhead_in_use: i64,
+    /// The endgame tables (`SyzygyPath`), handed to each search with the settings.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// A search on our clock whose time the lag meter has not yet measured.
@@ -133,6 +136,7 @@ impl UciSession {
             lag: LagMeter::new(),
             timed_move: None,
             overhead_in_use: overhead,
+            tablebases: None,
         }
     }
 
@@ -283,6 +287,12 @@ impl UciSession {
             signals: Arc::clone(&signals),
             strength: self.options.strength.strength(),
             show_wdl: self.options.show_wdl,
+            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
+                tables: Arc::clone(tables),
+                probe_depth: self.options.syzygy.probe_depth,
+                probe_limit: self.options.syzygy.probe_limit,
+                fifty_move_rule: self.options.syzygy.fifty_move_rule,
+            }),
         })));
         signals
     }
@@ -313,6 +323,35 @@ impl UciSession {
         }
     }
 
+    /// `SyzygyPath`: the directories are read here, at the edge (the tables themselves open
+    /// on their first probe); a path that fails leaves the current tables in place.
+    fn load_tablebases(&mut self, path: &str) {
+        if path == NO_TABLES {
+            self.tablebases = None;
+            self.options.syzygy_path = NO_TABLES.to_string();
+            return;
+        }
+        match Tablebases::open(path) {
+            Ok(tables) => {
+                for skipped in tables.skipped() {
+                    self.output
+                        .info_string(&format!("SyzygyPath skipped {skipped}"));
+                }
+                self.output.info_string(&format!(
+                    "SyzygyPath {path}: {}, up to {} pieces",
+                    tables.summary(),
+                    tables.max_pieces()
+                ));
+                self.options.syzygy_path = path.to_string();
+                self.tablebases = Some(Arc::new(tables));
+            }
+            Err(error) => self.output.info_string(&format!(
+                "SyzygyPath not loaded: {error}; still using {}",
+                self.options.syzygy_path
+            )),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Effect::None) => {}
@@ -321,6 +360,7 @@ impl UciSession {
             Ok(Effect::SetThreads(threads)) => self.engine.send(Job::SetThreads(threads)),
             Ok(Effect::SetSearchParams(params)) => self.engine.send(Job::SetSearchParams(params)),
             Ok(Effect::LoadNetwork(file)) => self.load_network(&file),
+            Ok(Effect::LoadTablebases(path)) => self.load_tablebases(&path),
             Err(error) => self
                 .output
                 .info_string(&format!("setoption ignored: {error}")),

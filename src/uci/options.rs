@@ -22,6 +22,17 @@ pub enum OptionKind {
 /// `EvalFile`'s value for the net built into the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
 
+/// `SyzygyPath`'s value for no tables (Stockfish's spelling).
+pub const NO_TABLES: &str = "<empty>";
+
+/// When the search probes the endgame tables (the `Syzygy*` options but the path).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SyzygySettings {
+    pub probe_depth: i32,
+    pub fifty_move_rule: bool,
+    pub probe_limit: usize,
+}
+
 /// Every option, in the order `uci` lists them.
 pub const OPTIONS: &[(&str, OptionKind)] = &[
     (
@@ -84,6 +95,24 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
             default: EMBEDDED_NET,
         },
     ),
+    ("SyzygyPath", OptionKind::String { default: NO_TABLES }),
+    (
+        "SyzygyProbeDepth",
+        OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    ),
+    ("Syzygy50MoveRule", OptionKind::Check { default: true }),
+    (
+        "SyzygyProbeLimit",
+        OptionKind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+    ),
 ];
 
 /// The `option name … type …` line for one table entry.
@@ -139,6 +168,10 @@ pub struct Options {
     /// The net file in use (`EMBEDDED_NET` for the built-in one); set by the session once
     /// the file has loaded.
     pub eval_file: String,
+    /// The table directories in use (`NO_TABLES` for none); set by the session once they
+    /// have been read.
+    pub syzygy_path: String,
+    pub syzygy: SyzygySettings,
 }
 
 impl Default for Options {
@@ -159,6 +192,12 @@ impl Default for Options {
             },
             search_params: SearchParams::DEFAULT,
             eval_file: EMBEDDED_NET.to_string(),
+            syzygy_path: NO_TABLES.to_string(),
+            syzygy: SyzygySettings {
+                probe_depth: 1,
+                fifty_move_rule: true,
+                probe_limit: 7,
+            },
         }
     }
 }
@@ -174,6 +213,9 @@ pub enum Effect {
     SetSearchParams(SearchParams),
     /// `EvalFile`: load this net file (or `EMBEDDED_NET`); the current net stays if it fails.
     LoadNetwork(String),
+    /// `SyzygyPath`: read the tables in these directories (or `NO_TABLES`: drop them); the
+    /// current tables stay if it fails.
+    LoadTablebases(String),
 }
 
 /// Every option `uci` announces: the table above, then (in an `spsa` build) the search
@@ -219,6 +261,7 @@ impl Options {
                 };
                 return match name {
                     "EvalFile" => Ok(Effect::LoadNetwork(value.to_string())),
+                    "SyzygyPath" => Ok(Effect::LoadTablebases(value.to_string())),
                     _ => Err(format!("option '{name}' is not wired up")),
                 };
             }
@@ -230,6 +273,7 @@ impl Options {
                     "UCI_Chess960" => self.chess960 = flag,
                     "UCI_ShowWDL" => self.show_wdl = flag,
                     "UCI_LimitStrength" => self.strength.limit_strength = flag,
+                    "Syzygy50MoveRule" => self.syzygy.fifty_move_rule = flag,
                     _ => return Err(format!("option '{name}' is not wired up")),
                 }
             }
@@ -249,6 +293,8 @@ impl Options {
                     "Move Overhead" => self.move_overhead_ms = number,
                     "UCI_Elo" => self.strength.elo = number as u32,
                     "Skill Level" => self.strength.skill_level = number as u32,
+                    "SyzygyProbeDepth" => self.syzygy.probe_depth = number as i32,
+                    "SyzygyProbeLimit" => self.syzygy.probe_limit = number as usize,
                     _ => return Err(format!("option '{name}' is not wired up")),
                 }
             }
@@ -326,6 +372,30 @@ mod tests {
             options.set("EvalFile", Some("")),
             Ok(Effect::LoadNetwork(EMBEDDED_NET.into()))
         );
+        assert_eq!(
+            options.set("syzygypath", Some("/tb/wdl:/tb/dtz")),
+            Ok(Effect::LoadTablebases("/tb/wdl:/tb/dtz".into()))
+        );
+        assert_eq!(
+            options.set("SyzygyPath", Some("<empty>")),
+            Ok(Effect::LoadTablebases(NO_TABLES.into()))
+        );
+        assert_eq!(options.set("syzygyprobedepth", Some("8")), Ok(Effect::None));
+        assert_eq!(
+            options.set("Syzygy50MoveRule", Some("false")),
+            Ok(Effect::None)
+        );
+        assert_eq!(options.set("SyzygyProbeLimit", Some("5")), Ok(Effect::None));
+        assert_eq!(
+            options.syzygy,
+            SyzygySettings {
+                probe_depth: 8,
+                fifty_move_rule: false,
+                probe_limit: 5
+            }
+        );
+        assert!(options.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert!(options.set("SyzygyProbeDepth", Some("0")).is_err());
     }
 
     #[test]

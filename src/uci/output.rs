@@ -71,6 +71,8 @@ pub struct Progress {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Endgame-table probes; None (and no `tbhits` field) when the search has no tables.
+    pub tbhits: Option<u64>,
 }
 
 /// One `info depth … pv …` line for one PV line.
@@ -97,10 +99,14 @@ pub fn iteration_line(
         text.push_str(&format!(" wdl {win} {draw} {loss}"));
     }
     text.push_str(&format!(
-        " nodes {} nps {nps} hashfull {} time {millis}",
+        " nodes {} nps {nps} hashfull {}",
         progress.nodes,
         progress.hashfull.min(1000)
     ));
+    if let Some(tbhits) = progress.tbhits {
+        text.push_str(&format!(" tbhits {tbhits}"));
+    }
+    text.push_str(&format!(" time {millis}"));
     if !line.moves.is_empty() {
         text.push_str(" pv");
         for mv in &line.moves {
@@ -182,6 +188,7 @@ mod tests {
             nodes: 20_000,
             time: Duration::from_millis(40),
             hashfull: 3,
+            tbhits: None,
         };
         let line = PvLine {
             multipv: 2,
@@ -202,6 +209,15 @@ mod tests {
             iteration_line(&progress, &line, false, false, false),
             "info depth 5 seldepth 9 score cp 31 nodes 20000 nps 500000 hashfull 3 time 40 pv \
              e2e4 e7e5"
+        );
+        let with_tables = Progress {
+            tbhits: Some(12),
+            ..progress
+        };
+        assert_eq!(
+            iteration_line(&with_tables, &line, false, false, false),
+            "info depth 5 seldepth 9 score cp 31 nodes 20000 nps 500000 hashfull 3 tbhits 12 \
+             time 40 pv e2e4 e7e5"
         );
     }
 
