@@ -6,6 +6,8 @@
 #                           and `stockfish bench`
 #   ./bench.sh perft-speed  startpos perft 6 and Kiwipete perft 5, vs Stockfish's `go perft`
 #   ./bench.sh perft        perft-speed, then every perft suite in perft/ at full depth (long)
+#   ./bench.sh syzygy       the prober against python-chess on 100,000 random 3-4 piece positions
+#                           (../shared/data/syzygy; CI checks 3,000)
 #
 # Reference engines: `apt-get install stockfish ethereal-chess` (found in /usr/games).
 set -euo pipefail
@@ -89,5 +91,6 @@ case "${1:-search}" in
         echo "Full-depth perft suites (cargo test --release -- --ignored):"
         cargo test --release --quiet --test perft_suites -- --ignored --nocapture
         ;;
-    *) echo "usage: $0 [search|perft-speed|perft]" >&2; exit 2 ;;
+    syzygy) python3 tests/python/test_syzygy.py --engine "$ENGINE" --count 100000 --seed 2026 ;;
+    *) echo "usage: $0 [search|perft-speed|perft|syzygy]" >&2; exit 2 ;;
 esac
