@@ -11,6 +11,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::types::Color;
+
 /// One line from the GUI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UciCommand {
@@ -66,6 +68,16 @@ pub struct GoCommand {
     pub perft: Option<u32>,
     /// What was skipped, one message per problem, for `info string` lines.
     pub warnings: Vec<String>,
+}
+
+impl GoCommand {
+    /// `side`'s clock as `go` gives it: remaining time and increment, in ms.
+    pub fn clock(&self, side: Color) -> (Option<i64>, Option<i64>) {
+        match side {
+            Color::White => (self.wtime, self.winc),
+            Color::Black => (self.btime, self.binc),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -147,14 +147,8 @@ mod tests {
         let mut meter = LagMeter::new();
         play(&mut meter, 3, 100, 400);
         assert_eq!(meter.overhead_ms(30), 410);
-        let mut clock = 5_000;
-        for move_number in 10..10 + RECENT_MOVES as u32 + 1 {
-            let now = sample(2 * move_number, clock);
-            meter.observe(now);
-            meter.moved(now, Some(Duration::from_millis(100)));
-            clock -= 5;
-        }
-        // The clock fell by 5 ms a move against 100 ms thought with 100 ms increment: lag 5.
+        // A new game (its first move is no continuation), then a lag of 5 ms on every move.
+        play(&mut meter, RECENT_MOVES as u32 + 1, 100, 5);
         assert_eq!(meter.overhead_ms(30), 30);
         assert_eq!(meter.overhead_ms(0), 5 + MARGIN_MS);
     }

@@ -427,10 +427,7 @@ impl UciSession {
             self.lag.moved(previous.sample, measured);
         }
         let side = position.side_to_move();
-        let (remaining, increment) = match side {
-            Color::White => (go.wtime, go.winc),
-            Color::Black => (go.btime, go.binc),
-        };
+        let (remaining, increment) = go.clock(side);
         let timed = !go.infinite && go.movetime.is_none() && remaining.is_some();
         let sample = remaining.filter(|_| timed).map(|remaining_ms| ClockSample {
             side,
@@ -462,16 +459,11 @@ impl UciSession {
 
     /// Turns `go` arguments into search limits for `position` and the current options.
     fn limits(&self, position: &Position, go: &GoCommand, received: Instant) -> Limits {
-        let (remaining, increment) = match position.side_to_move() {
-            Color::White => (go.wtime, go.winc),
-            Color::Black => (go.btime, go.binc),
-        };
+        let side = position.side_to_move();
+        let (remaining, increment) = go.clock(side);
         // A clock for the other side only (a GUI slip): assume ours reads the same rather
         // than searching without end.
-        let other = match position.side_to_move() {
-            Color::White => go.btime,
-            Color::Black => go.wtime,
-        };
+        let (other, _) = go.clock(side.flip());
         let remaining = remaining.or_else(|| {
             if other.is_some() && go.movetime.is_none() && !go.infinite {
                 self.output
