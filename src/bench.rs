@@ -8,6 +8,7 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::json::Json;
 use crate::position::Position;
 use crate::search::{Limits, Score, SearchSignals, Searcher};
 
@@ -79,6 +80,16 @@ pub struct BenchArgs {
     /// Search depth for every position.
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: i32,
+    /// One JSON document (every position's line, the total, nps) instead of the text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn score_json(score: Score) -> Json {
+    match score {
+        Score::Centipawns(value) => Json::object([("cp", Json::from(value))]),
+        Score::Mate(moves) => Json::object([("mate", Json::from(moves))]),
+    }
 }
 
 /// The search of one bench position.
@@ -126,7 +137,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let (total, lines) = run_positions(args.depth);
     // Search time only: clearing the table between positions is not searching.
     let elapsed: Duration = lines.iter().map(|line| line.time).sum();
-    for (index, line) in lines.iter().enumerate() {
+    for (index, line) in lines.iter().enumerate().filter(|_| !args.json) {
         let score = match line.score {
             Score::Centipawns(value) => format!("cp {value}"),
             Score::Mate(moves) => format!("mate {moves}"),
@@ -142,6 +153,27 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         );
     }
     let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    println!("{total} nodes {nps} nps");
+    if args.json {
+        let positions = lines.iter().enumerate().map(|(index, line)| {
+            Json::object([
+                ("index", Json::from(index + 1)),
+                ("fen", Json::from(line.fen)),
+                ("nodes", Json::from(line.nodes)),
+                ("time_ms", Json::from(line.time.as_millis() as u64)),
+                ("best", Json::from(line.best.as_str())),
+                ("score", score_json(line.score)),
+            ])
+        });
+        let doc = Json::object([
+            ("depth", Json::from(args.depth)),
+            ("positions", Json::array(positions)),
+            ("nodes", Json::from(total)),
+            ("time_ms", Json::from(elapsed.as_millis() as u64)),
+            ("nps", Json::from(nps)),
+            ("expected_nodes", Json::from(EXPECTED_BENCH_NODES)),
+        ]);
+        println!("{doc}");
+        return ExitCode::SUCCESS;
+    }
     ExitCode::SUCCESS
 }

@@ -8,8 +8,9 @@
 
 use std::fmt::Write;
 
+use crate::json::Json;
 use crate::position::Position;
-use crate::types::{Color, PieceType, make_square, to_64};
+use crate::types::{Color, PieceType, Square, from_64, make_square, square_name, to_64};
 
 /// Centipawns as pawns with a sign, e.g. `+1.25`.
 fn pawns(centipawns: i32) -> String {
@@ -22,6 +23,48 @@ pub fn white_eval(pos: &Position) -> i32 {
         Color::White => pos.network_eval(),
         Color::Black => -pos.network_eval(),
     }
+}
+
+/// What the piece on `sq` adds to the evaluation (white's view, centipawns): the evaluation
+/// minus the evaluation with the piece lifted. `None` for kings and empty squares.
+pub fn contribution(pos: &Position, sq: Square) -> Option<i32> {
+    let piece = pos.piece_at(sq);
+    if piece.is_none() || piece.kind() == PieceType::King {
+        return None;
+    }
+    let net = pos.network();
+    let mut without = *pos.accumulator();
+    net.sub(&mut without, piece, to_64(sq));
+    let side = pos.side_to_move();
+    let after = net.evaluate(&without, side);
+    let after = if side == Color::White { after } else { -after };
+    Some(white_eval(pos) - after)
+}
+
+/// `eval json`: the evaluation, both points of view, the net, and each piece's contribution.
+pub fn network_json(pos: &Position) -> Json {
+    let net = pos.network();
+    let mut pieces = Vec::new();
+    for index in 0..64 {
+        let sq = from_64(index);
+        let piece = pos.piece_at(sq);
+        if piece.is_none() {
+            continue;
+        }
+        pieces.push(Json::object([
+            ("square", Json::from(square_name(sq))),
+            ("piece", Json::from(piece.fen_char().to_string())),
+            ("contribution_cp", Json::from(contribution(pos, sq))),
+        ]));
+    }
+    Json::object([
+        ("fen", Json::from(pos.to_fen())),
+        ("eval_white_cp", Json::from(white_eval(pos))),
+        ("eval_side_to_move_cp", Json::from(pos.network_eval())),
+        ("net_checksum", Json::from(format!("{:016x}", net.checksum))),
+        ("kernels", Json::from(net.kernel_name())),
+        ("pieces", Json::Array(pieces)),
+    ])
 }
 
 /// The board of contributions and the total, in the text `eval` prints.
@@ -47,16 +90,11 @@ pub fn describe_network(pos: &Position) -> String {
                 continue;
             }
             let _ = write!(letters, "   {}   |", piece.fen_char());
-            if piece.kind() == PieceType::King {
+            let Some(value) = contribution(pos, sq) else {
                 values.push_str("       |");
                 continue;
-            }
-            let mut without = *pos.accumulator();
-            net.sub(&mut without, piece, to_64(sq));
-            let side = pos.side_to_move();
-            let after = net.evaluate(&without, side);
-            let after = if side == Color::White { after } else { -after };
-            let _ = write!(values, "{:^7}|", pawns(total - after));
+            };
+            let _ = write!(values, "{:^7}|", pawns(value));
         }
         let _ = writeln!(text, "{letters}");
         let _ = writeln!(text, "{values}");

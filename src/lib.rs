@@ -10,18 +10,23 @@
 //! `.ci/import_circles.py` checks that no two modules import each other.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
+pub mod analysis;
 pub mod bench;
+pub mod board_view;
 pub mod datagen;
 pub mod eval;
 pub mod geometry;
+pub mod json;
 pub mod moves;
 pub mod nnue;
 pub mod perft;
 pub mod play;
 pub mod position;
 pub mod random;
+pub mod random_position;
 pub mod san;
 pub mod search;
+pub mod selftest;
 pub mod strength;
 pub mod syzygy;
 pub mod tb;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use ox88::json::Json;
 use ox88::perft::{divide, perft};
 use ox88::position::Position;
 use ox88::position::fen::START_FEN;
@@ -37,6 +38,9 @@ enum CliCommand {
         /// Write castling moves king-takes-rook (Chess960 style) in --divide output.
         #[arg(long)]
         chess960: bool,
+        /// One JSON document (nodes, time, nps, and the divide when asked) instead of the text.
+        #[arg(long)]
+        json: bool,
     },
     /// Search fixed positions to a fixed depth; prints `<nodes> nodes <nps> nps` last.
     Bench(ox88::bench::BenchArgs),
@@ -48,6 +52,12 @@ enum CliCommand {
     Train(ox88::train::TrainArgs),
     /// Probe Syzygy endgame tables: WDL, DTZ and the best move of a FEN, or a batch on stdin.
     Tb(ox88::tb::TbArgs),
+    /// Random legal positions (FEN or EPD, one a line), reproducible by seed.
+    Random(ox88::random_position::RandomArgs),
+    /// Who attacks each square, hanging and pinned pieces, moves, material of a position.
+    Analyze(ox88::analysis::AnalyzeArgs),
+    /// Check this build: perft, the bench signature, the net, a search, a UCI conversation.
+    Selftest(ox88::selftest::SelftestArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,12 +79,16 @@ fn main() -> ExitCode {
         Some(CliCommand::Datagen(args)) => ox88::datagen::run(&args),
         Some(CliCommand::Train(args)) => ox88::train::run(&args),
         Some(CliCommand::Tb(args)) => ox88::tb::run(&args),
+        Some(CliCommand::Random(args)) => ox88::random_position::run(&args),
+        Some(CliCommand::Analyze(args)) => ox88::analysis::run(&args),
+        Some(CliCommand::Selftest(args)) => ox88::selftest::run(&args),
         Some(CliCommand::Perft {
             depth,
             fen,
             divide,
             chess960,
-        }) => run_perft(depth, fen.as_deref(), divide, chess960),
+            json,
+        }) => run_perft(depth, fen.as_deref(), divide, chess960, json),
     }
 }
 
@@ -83,7 +97,13 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn run_perft(depth: u32, fen: Option<&str>, show_divide: bool, chess960: bool) -> ExitCode {
+fn run_perft(
+    depth: u32,
+    fen: Option<&str>,
+    show_divide: bool,
+    chess960: bool,
+    json: bool,
+) -> ExitCode {
     if depth > 12 {
         return fail(&format!("perft depth {depth} is out of range (0..=12)"));
     }
@@ -93,22 +113,41 @@ fn run_perft(depth: u32, fen: Option<&str>, show_divide: bool, chess960: bool) -
     };
     pos.set_chess960(chess960 || pos.is_chess960());
     let start = Instant::now();
-    let nodes = if show_divide && depth > 0 {
-        let mut total = 0;
-        for (mv, count) in divide(&mut pos, depth) {
-            println!("{}: {count}", mv.to_uci(pos.is_chess960()));
-            total += count;
-        }
-        println!();
-        total
-    } else {
-        perft(&mut pos, depth)
+    let counts = (show_divide && depth > 0).then(|| divide(&mut pos, depth));
+    let nodes = match &counts {
+        Some(counts) => counts.iter().map(|(_, count)| count).sum(),
+        None => perft(&mut pos, depth),
     };
     let seconds = start.elapsed().as_secs_f64();
     let nps = (nodes as f64 / seconds.max(1e-9)) as u64;
-    println!(
-        "nodes {nodes} time {} ms nps {nps}",
-        (seconds * 1000.0).round() as u64
-    );
+    let time_ms = (seconds * 1000.0).round() as u64;
+    let chess960 = pos.is_chess960();
+    if json {
+        let mut pairs = vec![
+            ("fen", Json::from(pos.to_fen())),
+            ("depth", Json::from(depth)),
+            ("nodes", Json::from(nodes)),
+            ("time_ms", Json::from(time_ms)),
+            ("nps", Json::from(nps)),
+        ];
+        if let Some(counts) = &counts {
+            let moves = counts.iter().map(|(mv, count)| {
+                Json::object([
+                    ("move", Json::from(mv.to_uci(chess960))),
+                    ("nodes", Json::from(*count)),
+                ])
+            });
+            pairs.push(("divide", Json::array(moves)));
+        }
+        println!("{}", Json::object(pairs));
+        return ExitCode::SUCCESS;
+    }
+    if let Some(counts) = &counts {
+        for (mv, count) in counts {
+            println!("{}: {count}", mv.to_uci(chess960));
+        }
+        println!();
+    }
+    println!("nodes {nodes} time {time_ms} ms nps {nps}");
     ExitCode::SUCCESS
 }

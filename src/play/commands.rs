@@ -19,6 +19,10 @@ pub enum PlayCommand {
     Flip,
     Level(Strength),
     Fen,
+    /// `analyze`: material, state, hanging and pinned pieces, king reach, control map.
+    Analyze,
+    /// `threats`: the control map and the hanging pieces alone.
+    Threats,
     Pgn,
     Save(PathBuf),
     Resign,
@@ -39,6 +43,8 @@ coordinates (e2e4, e7e8q). Commands:
   flip            turn the board around
   level LEVEL     easy, normal, hard, extra, master, or an Elo from 600 to 2800
   fen             the position as FEN
+  analyze         who controls each square, hanging and pinned pieces, material
+  threats         the control map and the hanging pieces
   pgn             the game so far as PGN
   save FILE       write the game as PGN to FILE
   draw            offer a draw
@@ -78,6 +84,8 @@ impl PlayCommand {
                 PlayCommand::Level(Strength::from_level_name(rest)?)
             }
             "fen" => PlayCommand::Fen,
+            "analyze" | "analyse" => PlayCommand::Analyze,
+            "threats" => PlayCommand::Threats,
             "pgn" => PlayCommand::Pgn,
             "save" => {
                 if rest.is_empty() {
@@ -99,6 +107,8 @@ impl PlayCommand {
                     | PlayCommand::Undo
                     | PlayCommand::Flip
                     | PlayCommand::Fen
+                    | PlayCommand::Analyze
+                    | PlayCommand::Threats
                     | PlayCommand::Pgn
                     | PlayCommand::Resign
                     | PlayCommand::Draw
@@ -120,6 +130,9 @@ mod tests {
     fn reads_commands_and_moves() {
         assert_eq!(PlayCommand::parse("  "), Ok(PlayCommand::Nothing));
         assert_eq!(PlayCommand::parse("HELP"), Ok(PlayCommand::Help));
+        assert_eq!(PlayCommand::parse("analyse"), Ok(PlayCommand::Analyze));
+        assert_eq!(PlayCommand::parse("threats"), Ok(PlayCommand::Threats));
+        assert!(PlayCommand::parse("threats now").is_err());
         assert_eq!(PlayCommand::parse("moves"), Ok(PlayCommand::Moves(None)));
         assert_eq!(
             PlayCommand::parse("moves e2"),

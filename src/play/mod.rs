@@ -5,10 +5,9 @@
 //!
 //! Module map: `session` (the loop, `PlaySession`), `game` (one game's state and rules of its
 //! end, `PlayGame`), `commands` (typed input, `PlayCommand`), `explain` (refusals and move
-//! lists in words), `board_view` (drawing), `engine` (Ox88 as a player), `clock`, `pgn`,
-//! `input` (stdin on a thread).
+//! lists in words), `engine` (Ox88 as a player), `clock`, `pgn`, `input` (stdin on a
+//! thread); the board is drawn by `crate::board_view`, shared with `engine analyze`.
 
-pub mod board_view;
 pub mod clock;
 pub mod commands;
 pub mod engine;

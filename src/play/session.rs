@@ -12,8 +12,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::analysis::{Analysis, render};
+use crate::board_view::{self, Style};
 use crate::moves::Move;
-use crate::play::board_view::{self, Style};
 use crate::play::commands::{HELP, PlayCommand};
 use crate::play::engine::{EnginePlayer, default_budget};
 use crate::play::explain::{self, color_name};
@@ -168,17 +169,21 @@ impl PlaySession {
         self.say(&text);
     }
 
+    fn style(&self) -> Style {
+        if self.settings.colour {
+            Style::Colour
+        } else {
+            Style::Plain
+        }
+    }
+
     fn show_board(&self) {
         let bottom = if self.flipped {
             self.game.human.flip()
         } else {
             self.game.human
         };
-        let style = if self.settings.colour {
-            Style::Colour
-        } else {
-            Style::Plain
-        };
+        let style = self.style();
         let mut text = board_view::draw(&self.game.pos, bottom, style, &self.game.move_lines());
         if let Some(clock) = &self.game.clock {
             text.push_str(&format!("Clock: {}\n", clock.describe()));
@@ -371,6 +376,19 @@ impl PlaySession {
             }
             PlayCommand::Fen => {
                 self.say(&self.game.pos.to_fen());
+                quiet
+            }
+            PlayCommand::Analyze => {
+                let analysis = Analysis::of(&self.game.pos);
+                let text = render::text(&analysis, &self.game.pos, self.style());
+                self.say(&text);
+                quiet
+            }
+            PlayCommand::Threats => {
+                let analysis = Analysis::of(&self.game.pos);
+                let mut text = render::control_map(&analysis, self.style());
+                text.push_str(&render::hanging_line(&analysis));
+                self.say(&text);
                 quiet
             }
             PlayCommand::Pgn => {

@@ -34,10 +34,18 @@ pub enum UciCommand {
         value: Option<String>,
     },
     Debug(bool),
-    /// `d`: draw the board, FEN, key and checkers.
-    Display,
-    /// `eval`: the evaluation broken into terms.
-    Eval,
+    /// `d [json]`: draw the board, FEN, key and checkers.
+    Display {
+        json: bool,
+    },
+    /// `eval [json]`: the network's evaluation and each piece's contribution.
+    Eval {
+        json: bool,
+    },
+    /// `analyze [json]`: the control map, hanging and pinned pieces, material, moves.
+    Analyze {
+        json: bool,
+    },
     /// `bench [depth]`.
     Bench {
         depth: Option<i32>,
@@ -126,6 +134,7 @@ const COMMAND_WORDS: &[&str] = &[
     "debug",
     "d",
     "eval",
+    "analyze",
     "bench",
 ];
 
@@ -161,8 +170,9 @@ fn parse_words(words: &[&str]) -> Result<UciCommand, ParseError> {
         "stop" => no_arguments(UciCommand::Stop),
         "ponderhit" => no_arguments(UciCommand::PonderHit),
         "quit" => no_arguments(UciCommand::Quit),
-        "d" => no_arguments(UciCommand::Display),
-        "eval" => no_arguments(UciCommand::Eval),
+        "d" => json_flag(words).map(|json| UciCommand::Display { json }),
+        "eval" => json_flag(words).map(|json| UciCommand::Eval { json }),
+        "analyze" => json_flag(words).map(|json| UciCommand::Analyze { json }),
         "position" => parse_position(arguments),
         "go" => Ok(UciCommand::Go(parse_go(arguments))),
         "setoption" => parse_setoption(arguments),
@@ -184,6 +194,19 @@ fn parse_words(words: &[&str]) -> Result<UciCommand, ParseError> {
             },
         },
         other => Err(ParseError::Unknown(quote(other))),
+    }
+}
+
+/// The one optional word of `d`, `eval` and `analyze`: `json` for a JSON document.
+fn json_flag(words: &[&str]) -> Result<bool, ParseError> {
+    match &words[1..] {
+        [] => Ok(false),
+        ["json"] => Ok(true),
+        _ => Err(ParseError::Invalid(format!(
+            "{} takes no argument or the word 'json', not '{}'",
+            words[0],
+            quote(&words[1..].join(" "))
+        ))),
     }
 }
 
@@ -342,7 +365,11 @@ mod tests {
         assert_eq!(parse("ucinewgame"), Ok(UciCommand::UciNewGame));
         assert_eq!(parse("ponderhit"), Ok(UciCommand::PonderHit));
         assert_eq!(parse("debug on"), Ok(UciCommand::Debug(true)));
-        assert_eq!(parse("d"), Ok(UciCommand::Display));
+        assert_eq!(parse("d"), Ok(UciCommand::Display { json: false }));
+        assert_eq!(parse("d json"), Ok(UciCommand::Display { json: true }));
+        assert_eq!(parse("eval json"), Ok(UciCommand::Eval { json: true }));
+        assert_eq!(parse("analyze"), Ok(UciCommand::Analyze { json: false }));
+        assert!(matches!(parse("analyze xml"), Err(ParseError::Invalid(_))));
         assert_eq!(parse("bench 5"), Ok(UciCommand::Bench { depth: Some(5) }));
         assert!(parse("bench 0").is_err());
         assert!(parse("debug maybe").is_err());

@@ -11,8 +11,8 @@
 //! `info string` and the previous state stays, with one exception: a `position` command that
 //! cannot be accepted (an unreadable or impossible FEN, an illegal move in its list, a
 //! malformed command) leaves no position at all rather than the previous one, so the next
-//! `go` answers `bestmove (none)` instead of a move of another position, and `go perft`, `d`
-//! and `eval` say there is no position. A castling right or en passant square that the
+//! `go` answers `bestmove (none)` instead of a move of another position, and `go perft`, `d`,
+//! `eval` and `analyze` say there is no position. A castling right or en passant square that the
 //! position cannot have is dropped (with an `info string`) and the position accepted.
 
 pub mod command;
@@ -33,6 +33,8 @@ use lag::{ClockSample, LagMeter};
 use options::{EMBEDDED_NET, Effect, NO_TABLES, Options, all_options};
 use output::Output;
 
+use crate::analysis::{Analysis, render};
+use crate::board_view::Style;
 use crate::nnue::{self, Network, default_network};
 use crate::position::Position;
 use crate::search::{Limits, MAX_PLY, SearchSignals, TablebaseUse};
@@ -187,24 +189,48 @@ impl UciSession {
             UciCommand::Quit => return Flow::Quit,
             UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             UciCommand::Debug(on) => self.debug = on,
-            UciCommand::Display => {
+            UciCommand::Display { json } => {
                 let Some(position) = &self.position else {
                     self.output.info_string(NO_POSITION);
                     return Flow::Continue;
                 };
-                for line in setup::display(position) {
-                    self.output.line(&line);
+                if json {
+                    self.output.line(&setup::display_json(position).to_string());
+                } else {
+                    for line in setup::display(position) {
+                        self.output.line(&line);
+                    }
                 }
             }
-            UciCommand::Eval => {
+            UciCommand::Eval { json } => {
                 let Some(position) = &self.position else {
                     self.output.info_string(NO_POSITION);
                     return Flow::Continue;
                 };
                 let mut position = position.clone();
                 position.set_network(self.network.clone());
-                for line in crate::eval::describe_network(&position).lines() {
-                    self.output.line(line);
+                if json {
+                    self.output
+                        .line(&crate::eval::network_json(&position).to_string());
+                } else {
+                    for line in crate::eval::describe_network(&position).lines() {
+                        self.output.line(line);
+                    }
+                }
+            }
+            UciCommand::Analyze { json } => {
+                let Some(position) = &self.position else {
+                    self.output.info_string(NO_POSITION);
+                    return Flow::Continue;
+                };
+                let analysis = Analysis::of(position);
+                if json {
+                    self.output.line(&render::json(&analysis).to_string());
+                } else {
+                    let text = render::text(&analysis, position, Style::Plain);
+                    for line in text.lines() {
+                        self.output.line(line);
+                    }
                 }
             }
             UciCommand::Bench { depth } => self.engine.send(Job::Bench { depth }),

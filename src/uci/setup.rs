@@ -4,6 +4,7 @@
 //! `Position::find_uci_move` (castling in both spellings), so nothing illegal ever reaches
 //! `make_move`.
 
+use crate::json::Json;
 use crate::position::Position;
 use crate::position::fen::START_FEN;
 use crate::types::{Color, make_square, square_name};
@@ -50,6 +51,43 @@ pub fn no_legal_move_position() -> Position {
 }
 
 /// The `d` text: the board (white at the bottom), FEN, key and checkers.
+/// `d json`: the board's ranks (8 to 1, FEN letters, `.` for empty), FEN, key, checkers.
+pub fn display_json(pos: &Position) -> Json {
+    let ranks = (0..8).rev().map(|rank| {
+        let row: String = (0..8)
+            .map(|file| {
+                let piece = pos.piece_at(make_square(file, rank));
+                if piece.is_none() {
+                    '.'
+                } else {
+                    piece.fen_char()
+                }
+            })
+            .collect();
+        Json::from(row)
+    });
+    Json::object([
+        ("fen", Json::from(pos.to_fen())),
+        ("key", Json::from(format!("{:016X}", pos.key()))),
+        (
+            "checkers",
+            Json::array(
+                pos.checkers()
+                    .into_iter()
+                    .map(|sq| Json::from(square_name(sq))),
+            ),
+        ),
+        (
+            "side_to_move",
+            Json::from(match pos.side_to_move() {
+                Color::White => "white",
+                Color::Black => "black",
+            }),
+        ),
+        ("board", Json::array(ranks)),
+    ])
+}
+
 pub fn display(pos: &Position) -> Vec<String> {
     let separator = " +---+---+---+---+---+---+---+---+".to_string();
     let mut lines = vec![String::new(), separator.clone()];
