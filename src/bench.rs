@@ -175,5 +175,6 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         println!("{doc}");
         return ExitCode::SUCCESS;
     }
+    println!("{total} nodes {nps} nps");
     ExitCode::SUCCESS
 }

@@ -1,12 +1,14 @@
 //! Ox88, a UCI chess engine on a 0x88 board.
 //!
 //! The layers, bottom to top (each uses only the ones before it):
-//! `types`, `geometry`, `zobrist`, `random`, `nnue` (the evaluation network: weights, net files,
-//! accumulator arithmetic) → `moves`, `position` (with its `fen`, `attacks`, `movegen`,
-//! `draws`, `verify` inside; it keeps the network's accumulators), `san`, `perft` → `eval`,
-//! `time`, `syzygy` (the endgame tables' prober) → `search::params` (a leaf: the score scale
-//! and the search's margins), `tt`, `search` → `strength`, `bench`, `tb` (the tables on the
-//! command line), `datagen` (with its record `format`), `train` → `uci`, `play`.
+//! `types`, `geometry`, `zobrist`, `random`, `json` (a small writer), `nnue` (the evaluation
+//! network: weights, net files, accumulator arithmetic) → `moves`, `position` (with its
+//! `fen`, `attacks`, `movegen`, `draws`, `verify` inside; it keeps the network's
+//! accumulators), `san`, `perft`, `board_view` (the board as text) → `eval`, `time`, `syzygy`
+//! (the endgame tables' prober) → `search::params` (a leaf: the score scale and the search's
+//! margins), `tt`, `search` → `strength`, `bench`, `tb` (the tables on the command line),
+//! `datagen` (with its record `format`), `train`, `random_position`, `analysis`, `selftest`
+//! → `uci`, `play` → `replay` (it reads the UCI layer's debug log).
 //! `.ci/import_circles.py` checks that no two modules import each other.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
@@ -24,6 +26,7 @@ pub mod play;
 pub mod position;
 pub mod random;
 pub mod random_position;
+pub mod replay;
 pub mod san;
 pub mod search;
 pub mod selftest;

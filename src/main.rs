@@ -1,5 +1,5 @@
 //! The `engine` binary: the UCI loop by default, plus the subcommands of `CliCommand`: `perft`,
-//! `bench`, `play`, `datagen`, `train` and `tb`.
+//! `bench`, `play`, `datagen`, `train`, `tb`, `random`, `analyze`, `selftest` and `replay`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -58,6 +58,8 @@ enum CliCommand {
     Analyze(ox88::analysis::AnalyzeArgs),
     /// Check this build: perft, the bench signature, the net, a search, a UCI conversation.
     Selftest(ox88::selftest::SelftestArgs),
+    /// Play a Debug Log File's input back into a fresh engine and show where the output differs.
+    Replay(ox88::replay::ReplayArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Random(args)) => ox88::random_position::run(&args),
         Some(CliCommand::Analyze(args)) => ox88::analysis::run(&args),
         Some(CliCommand::Selftest(args)) => ox88::selftest::run(&args),
+        Some(CliCommand::Replay(args)) => ox88::replay::run(&args),
         Some(CliCommand::Perft {
             depth,
             fen,

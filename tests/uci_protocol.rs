@@ -37,6 +37,7 @@ fn handshake_lists_every_option() {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
         "option name Syzygy50MoveRule type check default true",
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name Debug Log File type string default <empty>",
     ] {
         assert!(
             lines.iter().any(|line| line == expected),
@@ -496,6 +497,49 @@ fn syzygy_path_loads_tables_that_the_search_probes() {
     engine.send("go depth 3");
     let lines = engine.bestmove();
     assert!(!lines[lines.len() - 2].contains("tbhits"), "{lines:?}");
+    engine.send("quit");
+    assert!(engine.exits());
+}
+
+#[test]
+fn debug_log_file_refusals_keep_the_session() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Debug Log File value /no/such/ox88/dir/session.log");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string Debug Log File not opened: cannot create")),
+        "{lines:?}"
+    );
+    engine.send("setoption name Debug Log File value <empty>");
+    engine.send("analyze xml");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string analyze takes no argument")),
+        "{lines:?}"
+    );
+    engine.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    engine.send("analyze json");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.contains("no valid position is set")),
+        "{lines:?}"
+    );
+    engine.send("position startpos");
+    engine.send("analyze json");
+    let lines = engine.sync();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("{\"fen\":\"rnbqkbnr/")
+                && line.contains("\"legal_moves\":20")),
+        "{lines:?}"
+    );
     engine.send("quit");
     assert!(engine.exits());
 }

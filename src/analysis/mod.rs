@@ -6,8 +6,8 @@
 //! test can compare square by square: a piece attacks a square its kind reaches with nothing
 //! in between, whatever stands on the square itself, pinned or not, with no x-rays (a rook
 //! behind a rook does not count) and no en passant. A piece is *hanging* when the other side
-//! attacks it and either nothing of its own side defends it or its cheapest attacker is worth
-//! less than it (kings never hang). A piece is *pinned* when moving it off the line would
+//! attacks it and either nothing of its own side defends it or its cheapest attacker other
+//! than the king is worth less than it (kings never hang). A piece is *pinned* when moving it off the line would
 //! expose its own king to an enemy slider (python-chess's `is_pinned`). A king *reaches* the
 //! squares next to it that hold no piece of its own and that the other side does not attack
 //! once the king has stepped off its square (castling is not a step and is not listed).
@@ -124,8 +124,9 @@ impl Analysis {
             material[side.index()].points += points(kind);
             let attackers = square_control.attackers[side.flip().index()];
             let defenders = square_control.attackers[side.index()];
+            // A king takes only what nothing defends: as an attacker it is never the cheaper.
             let cheaper_attacker = square_control.lowest[side.flip().index()]
-                .is_some_and(|lowest| points(lowest) < points(kind));
+                .is_some_and(|lowest| lowest != PieceType::King && points(lowest) < points(kind));
             let hanging =
                 kind != PieceType::King && attackers > 0 && (defenders == 0 || cheaper_attacker);
             pieces.push(PieceReport {

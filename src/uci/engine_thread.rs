@@ -142,7 +142,7 @@ impl JobRunner {
                 mut position,
                 depth,
             } => self.perft(&mut position, depth),
-            Job::Bench { depth } => run_bench(depth, self.output),
+            Job::Bench { depth } => run_bench(depth, &self.output),
             Job::NewGame | Job::ClearHash => self.searcher.clear(),
             Job::ResizeHash(mb) => {
                 if let Err(error) = self.searcher.resize_hash(mb) {
@@ -180,7 +180,7 @@ impl JobRunner {
             tablebases,
         } = job;
         self.searcher.set_tablebases(tablebases);
-        let output = self.output;
+        let output = &self.output;
         let chess960 = position.is_chess960();
         strength.restrict(&mut limits);
         let show_multipv = limits.multipv > 1;
@@ -268,7 +268,7 @@ impl JobRunner {
 
 /// `bench [depth]` from the UCI loop: the positions and node count of `engine bench`, with
 /// the signature line `<nodes> nodes <nps> nps` last.
-fn run_bench(depth: Option<i32>, output: Output) {
+fn run_bench(depth: Option<i32>, output: &Output) {
     let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
     let (total, lines) = crate::bench::run_positions(depth);
     let elapsed: Duration = lines.iter().map(|line| line.time).sum();

@@ -16,6 +16,7 @@
 //! position cannot have is dropped (with an `info string`) and the position accepted.
 
 pub mod command;
+pub mod debug_log;
 pub mod engine_thread;
 pub mod lag;
 pub mod options;
@@ -30,7 +31,7 @@ use std::time::{Duration, Instant};
 use command::{GoCommand, ParseError, UciCommand, quote};
 use engine_thread::{EngineThread, GoJob, Job};
 use lag::{ClockSample, LagMeter};
-use options::{EMBEDDED_NET, Effect, NO_TABLES, Options, all_options};
+use options::{EMBEDDED_NET, Effect, NO_LOG, NO_TABLES, Options, all_options};
 use output::Output;
 
 use crate::analysis::{Analysis, render};
@@ -125,10 +126,10 @@ impl TimedMove {
 impl UciSession {
     fn new() -> UciSession {
         let options = Options::default();
-        let output = Output;
+        let output = Output::default();
         let overhead = options.move_overhead_ms;
         UciSession {
-            engine: EngineThread::spawn(options.hash_mb, output),
+            engine: EngineThread::spawn(options.hash_mb, output.clone()),
             output,
             options,
             position: Some(Position::startpos()),
@@ -148,6 +149,8 @@ impl UciSession {
     }
 
     fn handle(&mut self, line: &str, received: Instant) -> Flow {
+        self.output
+            .received(line.trim_end_matches(['\n', '\r']), received);
         match line.parse::<UciCommand>() {
             Ok(command) => self.execute(command, received),
             Err(ParseError::Empty) => Flow::Continue,
@@ -378,6 +381,23 @@ impl UciSession {
         }
     }
 
+    /// `Debug Log File`: start logging to `path` (or stop, for `NO_LOG`); a file that cannot
+    /// be created leaves the current log as it was.
+    fn open_log(&mut self, path: &str) {
+        if path == NO_LOG {
+            self.output.log().close();
+            return;
+        }
+        match self.output.log().open(path) {
+            Ok(()) => self
+                .output
+                .info_string(&format!("Debug Log File {path} opened")),
+            Err(error) => self
+                .output
+                .info_string(&format!("Debug Log File not opened: {error}")),
+        }
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         match self.options.set(name, value) {
             Ok(Effect::None) => {}
@@ -387,6 +407,7 @@ impl UciSession {
             Ok(Effect::SetSearchParams(params)) => self.engine.send(Job::SetSearchParams(params)),
             Ok(Effect::LoadNetwork(file)) => self.load_network(&file),
             Ok(Effect::LoadTablebases(path)) => self.load_tablebases(&path),
+            Ok(Effect::OpenLog(path)) => self.open_log(&path),
             Err(error) => self
                 .output
                 .info_string(&format!("setoption ignored: {error}")),

@@ -24,6 +24,8 @@ pub const EMBEDDED_NET: &str = "<embedded>";
 
 /// `SyzygyPath`'s value for no tables (Stockfish's spelling).
 pub const NO_TABLES: &str = "<empty>";
+/// `Debug Log File`'s value for no log.
+pub const NO_LOG: &str = "<empty>";
 
 /// When the search probes the endgame tables (the `Syzygy*` options but the path).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -96,6 +98,7 @@ pub const OPTIONS: &[(&str, OptionKind)] = &[
         },
     ),
     ("SyzygyPath", OptionKind::String { default: NO_TABLES }),
+    ("Debug Log File", OptionKind::String { default: NO_LOG }),
     (
         "SyzygyProbeDepth",
         OptionKind::Spin {
@@ -216,6 +219,8 @@ pub enum Effect {
     /// `SyzygyPath`: read the tables in these directories (or `NO_TABLES`: drop them); the
     /// current tables stay if it fails.
     LoadTablebases(String),
+    /// `Debug Log File`: log every line in and out to this file (or `NO_LOG`: stop).
+    OpenLog(String),
 }
 
 /// Every option `uci` announces: the table above, then (in an `spsa` build) the search
@@ -262,6 +267,7 @@ impl Options {
                 return match name {
                     "EvalFile" => Ok(Effect::LoadNetwork(value.to_string())),
                     "SyzygyPath" => Ok(Effect::LoadTablebases(value.to_string())),
+                    "Debug Log File" => Ok(Effect::OpenLog(value.to_string())),
                     _ => Err(format!("option '{name}' is not wired up")),
                 };
             }

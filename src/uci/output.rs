@@ -4,22 +4,47 @@
 //! sit in a buffer.
 
 use std::io::Write;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use super::debug_log::{DebugLog, Direction};
 use crate::moves::Move;
 use crate::search::{Bound, PvLine, Score};
 
-/// The single writer to stdout. Write errors (a closed pipe) are ignored: the GUI is gone and
-/// the loop will see end of input.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct Output;
+/// The single writer to stdout, and the debug log (`debug_log`) beside it. Write errors on
+/// stdout (a closed pipe) are ignored: the GUI is gone and the loop will see end of input.
+#[derive(Clone, Default)]
+pub struct Output {
+    log: Arc<DebugLog>,
+}
 
 impl Output {
     pub fn line(&self, text: &str) {
+        let mut log = self.log.lock();
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
         let _ = writeln!(lock, "{text}");
+        if let Some(path) = log.record(Direction::Out, Instant::now(), text) {
+            let _ = writeln!(
+                lock,
+                "info string Debug Log File {path} could not be written; logging stopped"
+            );
+        }
         let _ = lock.flush();
+    }
+
+    /// Logs a line received from the GUI at `at` (nothing when no log is open).
+    pub fn received(&self, text: &str, at: Instant) {
+        if let Some(path) = self.log.lock().record(Direction::In, at, text) {
+            self.info_string(&format!(
+                "Debug Log File {path} could not be written; logging stopped"
+            ));
+        }
+    }
+
+    /// The debug log, to open and close with `Debug Log File`.
+    pub fn log(&self) -> &DebugLog {
+        &self.log
     }
 
     /// `info string …`, one line per line of `text` (an info string cannot span lines).
