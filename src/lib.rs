@@ -8,7 +8,8 @@
 //! (the endgame tables' prober) → `search::params` (a leaf: the score scale and the search's
 //! margins), `tt`, `search` → `strength`, `bench`, `tb` (the tables on the command line),
 //! `datagen` (with its record `format`), `train`, `random_position`, `analysis`, `selftest`
-//! → `uci`, `play` → `replay` (it reads the UCI layer's debug log).
+//! → `uci`, `play` → `replay` (it reads the UCI layer's debug log), `serve` (the browser board;
+//! it uses `play`'s games and levels).
 //! `.ci/import_circles.py` checks that no two modules import each other.
 //! Nothing below `uci` reads stdin or prints; the CLI lives in `main.rs`.
 
@@ -30,6 +31,7 @@ pub mod replay;
 pub mod san;
 pub mod search;
 pub mod selftest;
+pub mod serve;
 pub mod strength;
 pub mod syzygy;
 pub mod tb;

@@ -1,5 +1,6 @@
 //! The `engine` binary: the UCI loop by default, plus the subcommands of `CliCommand`: `perft`,
-//! `bench`, `play`, `datagen`, `train`, `tb`, `random`, `analyze`, `selftest` and `replay`.
+//! `bench`, `play`, `datagen`, `train`, `tb`, `random`, `analyze`,
+//! `selftest`, `replay` and `serve`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -60,6 +61,8 @@ enum CliCommand {
     Selftest(ox88::selftest::SelftestArgs),
     /// Play a Debug Log File's input back into a fresh engine and show where the output differs.
     Replay(ox88::replay::ReplayArgs),
+    /// Play and analyse in a browser: a local web board (http://127.0.0.1:8088/).
+    Serve(ox88::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Analyze(args)) => ox88::analysis::run(&args),
         Some(CliCommand::Selftest(args)) => ox88::selftest::run(&args),
         Some(CliCommand::Replay(args)) => ox88::replay::run(&args),
+        Some(CliCommand::Serve(args)) => ox88::serve::run(&args),
         Some(CliCommand::Perft {
             depth,
             fen,

@@ -23,6 +23,29 @@ pub fn default_budget(strength: Strength) -> Duration {
     }
 }
 
+/// Ox88 takes a draw when its own evaluation says it is worse by `DRAW_ACCEPT_WORSE`, or
+/// level within `DRAW_ACCEPT_LEVEL` after `DRAW_ACCEPT_PLIES` plies.
+const DRAW_ACCEPT_WORSE: i32 = -50;
+const DRAW_ACCEPT_LEVEL: i32 = 20;
+const DRAW_ACCEPT_PLIES: usize = 20;
+
+/// Whether Ox88 accepts a draw offer, given an assessment `score` of the side to move
+/// (`engine_to_move`: whether that is Ox88) after `plies` moves of the game.
+pub fn accepts_draw(score: Score, engine_to_move: bool, plies: usize) -> bool {
+    let mover_view = match score {
+        Score::Centipawns(cp) => cp,
+        Score::Mate(moves) if moves > 0 => crate::search::MATE,
+        Score::Mate(_) => -crate::search::MATE,
+    };
+    let engine_view = if engine_to_move {
+        mover_view
+    } else {
+        -mover_view
+    };
+    engine_view <= DRAW_ACCEPT_WORSE
+        || (plies >= DRAW_ACCEPT_PLIES && engine_view.abs() <= DRAW_ACCEPT_LEVEL)
+}
+
 /// What the engine's own evaluation says, from the side to move's point of view.
 pub struct Assessment {
     pub best: Option<Move>,

@@ -28,11 +28,6 @@ use crate::types::{Color, PieceType};
 
 /// Thinking time for `hint` and for judging a draw offer (less when the clock is short).
 const ANALYSIS_BUDGET: Duration = Duration::from_millis(500);
-/// The engine takes a draw when it is at least this much worse (centipawns, its view) ...
-const DRAW_ACCEPT_WORSE: i32 = -50;
-/// ... or when the game is level within this margin after `DRAW_ACCEPT_PLIES` plies.
-const DRAW_ACCEPT_LEVEL: i32 = 20;
-const DRAW_ACCEPT_PLIES: usize = 20;
 
 /// What the loop does after a command.
 enum Flow {
@@ -502,20 +497,13 @@ impl PlaySession {
         ));
     }
 
-    /// The engine takes the draw when its own evaluation says it is worse, or level late
-    /// enough in the game.
+    /// The engine takes the draw by `engine::accepts_draw`.
     fn draw_offer(&mut self) {
         let budget = self.analysis_budget();
         // The human is to move: the score is the human's view, the engine's is its negation.
         let assessment = self.engine.assess(&self.game.pos, budget);
-        let engine_view = match assessment.score {
-            Score::Centipawns(cp) => -cp,
-            Score::Mate(moves) if moves > 0 => -crate::search::MATE,
-            Score::Mate(_) => crate::search::MATE,
-        };
-        let accepts = engine_view <= DRAW_ACCEPT_WORSE
-            || (self.game.sans.len() >= DRAW_ACCEPT_PLIES
-                && engine_view.abs() <= DRAW_ACCEPT_LEVEL);
+        let accepts =
+            crate::play::engine::accepts_draw(assessment.score, false, self.game.sans.len());
         if accepts {
             self.say("Ox88 accepts the draw offer.");
             self.finish(PlayGame::draw_agreed());
