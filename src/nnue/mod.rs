@@ -73,8 +73,13 @@ pub struct Network {
 #[repr(C, align(32))]
 pub struct Accumulator(pub [[i16; HIDDEN]; 2]);
 
-/// The net built into the binary, with the commands that made it in the README.
+/// The net built into the binary, with the commands that made it in the README. A build for
+/// OpenBench (`make EXE=... EVALFILE=net`) embeds the net it is given instead: the makefile
+/// sets `--cfg ox88_evalfile` and `OX88_EVALFILE` to the net's absolute path.
+#[cfg(not(ox88_evalfile))]
 static DEFAULT_NET_BYTES: &[u8] = include_bytes!("ox88.nnue");
+#[cfg(ox88_evalfile)]
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!(env!("OX88_EVALFILE"));
 
 static DEFAULT_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
     Arc::new(file::parse(DEFAULT_NET_BYTES).expect("the embedded net is checked by its tests"))
