@@ -28,6 +28,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -87,7 +88,9 @@ def play(args, plus, minus):
                   f"-srand", str(random.randrange(1 << 30)),
                   "-rounds", str(args.pairs), "-games", "2", "-repeat",
                   "-concurrency", str(args.concurrency), "-recover"])
-    output = subprocess.run(command, capture_output=True, text=True).stdout
+    # fastchess leaves a config.json where it runs: keep it out of the repository.
+    with tempfile.TemporaryDirectory() as scratch:
+        output = subprocess.run(command, capture_output=True, text=True, cwd=scratch).stdout
     found = re.findall(r"Games: \d+, Wins: (\d+), Losses: (\d+), Draws: (\d+)", output)
     if not found:
         raise RuntimeError("no result from fastchess:\n" + output[-2000:])

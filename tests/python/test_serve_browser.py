@@ -46,7 +46,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ENGINE = os.environ.get("OX88_ENGINE", os.path.join(ROOT, "target", "release", "engine"))
-WON_FEN = "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1"
+# KQ v K with the black king in the middle: a mate in about ten moves.
+WON_FEN = "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"
 START_FEN = chess.STARTING_FEN
 # Ox88 answers within a few seconds at level easy; a loaded machine gets some slack.
 REPLY_TIMEOUT = 60
@@ -207,7 +208,9 @@ class Page:
             self.el(f'#promotion [data-promotion="{uci[4]}"]').click()
 
     def sans(self):
-        return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#moves .san")]
+        # Read in one script: the list is redrawn with every state, so elements go stale.
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#moves .san')].map(e => e.textContent);")
 
     def hint(self):
         """Asks for a hint; returns its UCI move once #hint-text shows it for this position."""
@@ -223,8 +226,8 @@ def test_mate_with_hints_by_drag_and_download_pgn(page, options, download_dir):
     page.open()
     page.setup("engine", WON_FEN, level="easy", color="white")
     assert "seat=" in page.driver.current_url, page.driver.current_url
-    assert page.piece("g1").get_attribute("data-piece") == "wQ"
-    assert page.piece("h8").get_attribute("data-piece") == "bK"
+    assert page.piece("h1").get_attribute("data-piece") == "wQ"
+    assert page.piece("e5").get_attribute("data-piece") == "bK"
     played = []
     for _ in range(options.max_moves):
         if "Checkmate" in page.status():

@@ -612,11 +612,19 @@ function renderMoves() {
   link.removeAttribute('aria-disabled');
 }
 
+/* How many of the moves were made by this seat (engine mode undoes only from the player's own
+ * move on; in local and analysis games every move is the player's). */
+function ownMoves(s) {
+  if (s.you === 'both') return s.moves.length;
+  const firstWhite = (s.start_fen || START_FEN).split(' ')[1] !== 'b';
+  return s.moves.filter((_, i) => ((i % 2 === 0) === firstWhite ? 'white' : 'black') === s.you).length;
+}
+
 /* Which buttons work now. */
 function renderControls() {
   const s = app.state;
   const live = Boolean(s) && s.result === '*' && !app.busy;
-  $('undo').disabled = !s || app.busy > 0 || s.mode === 'remote' || s.moves.length === 0;
+  $('undo').disabled = !s || app.busy > 0 || s.mode === 'remote' || !ownMoves(s);
   $('hint').disabled = !live || s.legal.length === 0;
   $('resign').disabled = !live;
   $('draw').disabled = !live;
@@ -840,9 +848,10 @@ function setWdl(wdl, turn) {
   bar.querySelector('.wdl-draw').style.width = `${(100 * d) / total}%`;
   bar.querySelector('.wdl-black').style.width = `${(100 * l) / total}%`;
   const pct = (n) => `${Math.round((100 * n) / total)}%`;
-  bar.setAttribute('aria-label', wdl
-    ? `White wins ${pct(w)}, draw ${pct(d)}, Black wins ${pct(l)}` : 'No evaluation yet');
-  bar.title = bar.getAttribute('aria-label');
+  const words = wdl ? `White wins ${pct(w)}, draw ${pct(d)}, Black wins ${pct(l)}` : '';
+  bar.setAttribute('aria-label', words || 'No evaluation yet');
+  bar.title = words;
+  $('wdl-text').textContent = words;
 }
 
 /* The control map of the shown position, from /api/analyze. */
