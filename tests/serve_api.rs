@@ -366,3 +366,37 @@ fn the_number_of_games_is_capped() {
     assert_eq!(status, 503);
     assert!(text.contains("maximum"), "{text}");
 }
+
+#[test]
+fn a_slow_client_is_cut_off_by_the_request_deadline() {
+    let server = Server::start();
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connects");
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nX-Slow: ")
+        .expect("a partial head");
+    let started = std::time::Instant::now();
+    // A byte every two seconds: each read is quick, the whole request never ends.
+    let mut response = Vec::new();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .expect("timeout");
+    while started.elapsed() < Duration::from_secs(30) {
+        let _ = stream.write_all(b"x");
+        let mut chunk = [0u8; 512];
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while std::time::Instant::now() < deadline {
+            if let Ok(read) = stream.read(&mut chunk)
+                && read > 0
+            {
+                response.extend_from_slice(&chunk[..read]);
+            }
+        }
+        if !response.is_empty() {
+            break;
+        }
+    }
+    let text = String::from_utf8_lossy(&response);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(server.get("/api/levels").0, 200);
+}

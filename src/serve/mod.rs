@@ -15,18 +15,19 @@ pub mod api;
 pub mod games;
 pub mod http;
 
+use std::io::Read;
 use std::net::{IpAddr, TcpListener, TcpStream};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use api::Server;
 use http::{ReadError, Response, read_request};
 
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a client may take to send its request, and to read an ordinary response.
+/// How long a client may take to send its whole request, and to read an ordinary response.
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(clap::Args, Debug)]
@@ -42,10 +43,35 @@ pub struct ServeArgs {
     pub open: bool,
 }
 
+/// Reads from a connection until a deadline for the whole request, however the client
+/// spaces its bytes (a timeout per read alone lets a trickle hold a thread for hours).
+struct Deadline<'a> {
+    stream: &'a TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "request deadline",
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        (&mut &*self.stream).read(buffer)
+    }
+}
+
 fn serve_connection(server: &Server, mut stream: TcpStream) {
-    let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
-    let response = match read_request(&mut stream) {
+    let deadline = Deadline {
+        stream: &stream,
+        until: Instant::now() + IO_TIMEOUT,
+    };
+    let read = read_request(deadline);
+    let response = match read {
         Ok(request) => match api::route(server, &request, &mut stream) {
             Some(response) if request.method == "HEAD" => Response {
                 body: Vec::new(),
