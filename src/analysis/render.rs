@@ -119,6 +119,13 @@ fn list_or_none(items: Vec<String>, separator: &str) -> String {
 pub fn text(analysis: &Analysis, pos: &Position, style: Style) -> String {
     let mut out = board_view::draw(pos, Color::White, style, &[]);
     let _ = writeln!(out, "FEN         {}", analysis.fen);
+    out.push_str(&details(analysis, pos, style));
+    out
+}
+
+/// Everything of `text` after the board and the FEN (what UCI `d` adds to its own board).
+pub fn details(analysis: &Analysis, pos: &Position, style: Style) -> String {
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "Material    white {}   black {}   balance {:+}",

@@ -203,6 +203,10 @@ impl UciSession {
                     for line in setup::display(position) {
                         self.output.line(&line);
                     }
+                    let analysis = Analysis::of(position);
+                    for line in render::details(&analysis, position, Style::Plain).lines() {
+                        self.output.line(line);
+                    }
                 }
             }
             UciCommand::Eval { json } => {
