@@ -28,7 +28,7 @@ fn bad_arguments_exit_with_code_2() {
             .starts_with("engine: bad --level: level 9000 is out of range")
     );
     assert!(refused(&["--level", "godlike"]).contains("unknown level 'godlike'"));
-    assert!(refused(&["--time", "fast"]).starts_with("engine: bad --time 'fast'"));
+    assert!(refused(&["--time", "fast"]).starts_with("engine: bad --time: time control 'fast'"));
     assert!(refused(&["--time", "0+5"]).contains("base time must be above zero"));
     assert!(refused(&["--color", "purple"]).starts_with("engine: bad --color 'purple'"));
 }

@@ -252,6 +252,11 @@ fn two_players_at_one_board_and_in_two_browsers() {
     );
     assert_ne!(white, black);
     assert_eq!(field(&state, "opponent_joined"), "false");
+    assert_eq!(
+        field(&state, "running"),
+        "null",
+        "no clock runs before the first move"
+    );
     let (status, _) = server.post("/api/move", &seat_body(&game, &black, r#","move":"e4""#));
     assert_eq!(status, 403, "black may not move for white");
     let (_, state) = server.get(&format!("/api/state?game={game}&seat={black}"));

@@ -30,18 +30,18 @@ impl TimeControl {
             None => (text, "0"),
         };
         let minutes = parse_amount(base)
-            .ok_or_else(|| format!("bad --time '{text}': expected MINUTES+SECONDS, e.g. 5+3"))?;
+            .ok_or_else(|| format!("time control '{text}': expected MINUTES+SECONDS, e.g. 5+3"))?;
         let seconds = parse_amount(increment).ok_or_else(|| {
-            format!("bad --time '{text}': the increment '{increment}' is not a number of seconds")
+            format!("time control '{text}': the increment '{increment}' is not a number of seconds")
         })?;
         if minutes <= 0.0 {
             return Err(format!(
-                "bad --time '{text}': the base time must be above zero"
+                "time control '{text}': the base time must be above zero"
             ));
         }
         if minutes > 24.0 * 60.0 || seconds > 3600.0 {
             return Err(format!(
-                "bad --time '{text}': more than a day is not a game"
+                "time control '{text}': more than a day is not a game"
             ));
         }
         Ok(TimeControl {

@@ -84,7 +84,12 @@ impl Settings {
         };
         let strength = Strength::from_level_name(&args.level)
             .map_err(|reason| format!("bad --level: {reason}"))?;
-        let time = args.time.as_deref().map(TimeControl::parse).transpose()?;
+        let time = args
+            .time
+            .as_deref()
+            .map(TimeControl::parse)
+            .transpose()
+            .map_err(|why| format!("bad --time: {why}"))?;
         let (start, setup_fen) = match &args.fen {
             None => (Position::startpos(), None),
             Some(text) => {

@@ -194,9 +194,17 @@ impl WebGame {
         self.mode == Mode::Engine && !self.game.is_over() && self.turn() == self.game.engine_color()
     }
 
+    /// Whether the side to move's clock runs: from the first move on (a game waits for its
+    /// first move as long as it likes), and in two browsers only once both have come.
+    pub fn clock_running(&self) -> bool {
+        !self.game.is_over()
+            && self.ply() > 0
+            && (self.mode != Mode::Remote || self.opponent_joined)
+    }
+
     /// Ends the game on time when the side to move's clock has run out by now.
     pub fn check_flag(&mut self) {
-        if self.game.is_over() {
+        if !self.clock_running() {
             return;
         }
         let Some(clock) = &self.game.clock else {
@@ -223,7 +231,11 @@ impl WebGame {
             .parse_move_text(text)
             .map_err(|error| refuse(400, format!("{error}")))?;
         let side = self.turn();
-        let spent = self.turn_started.elapsed();
+        let spent = if self.clock_running() {
+            self.turn_started.elapsed()
+        } else {
+            Duration::ZERO
+        };
         if let Some(clock) = &mut self.game.clock
             && !clock.charge(side, spent)
         {
@@ -412,7 +424,7 @@ impl WebGame {
         });
         let check = pos.in_check().then(|| square_name(pos.king_square(turn)));
         let clock = self.game.clock.as_ref().map(|clock| {
-            let running = (!self.game.is_over()).then_some(turn);
+            let running = self.clock_running().then_some(turn);
             let remaining = |color: Color| {
                 let mut left = clock.remaining(color);
                 if running == Some(color) {
@@ -574,14 +586,16 @@ impl GameStore {
         let mut locked = game
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let side = locked.seat(seat).ok_or_else(unknown)?;
+        locked.seat(seat).ok_or_else(unknown)?;
         locked.last_seen = Instant::now();
         if locked.mode == Mode::Remote
+            && !locked.opponent_joined
             && locked.seats.get(1).is_some_and(|(token, _)| token == seat)
         {
+            // Both are here: the side to move's clock starts now.
             locked.opponent_joined = true;
+            locked.turn_started = Instant::now();
         }
-        let _ = side;
         drop(locked);
         Ok(Arc::clone(game))
     }

@@ -39,6 +39,7 @@ const app = {
   focus: 'e2',          // the square the keyboard is on
   flipped: false,       // turned around from the player's own side
   busy: 0,              // requests in flight that change the game
+  busyLabel: null,      // what the status line says while they run
   seq: 0,               // request counter: an answer older than the one shown is dropped
   shownSeq: 0,
   polling: false,
@@ -94,11 +95,15 @@ function seatParams() {
 }
 
 /* Runs a game-changing request: counts it as busy (no polls meanwhile, buttons off), shows its
- * error if it fails, and applies the state it returns (when it returns one). */
-async function act(work) {
+ * error if it fails, and applies the state it returns (when it returns one). `label` is what
+ * the status line says meanwhile (Ox88 may search for seconds). Resolves with the answer, or
+ * null when the request failed. */
+async function act(work, label = null) {
   app.busy++;
+  app.busyLabel = label;
   const seq = ++app.seq;
   renderControls();
+  renderStatus();
   try {
     const result = await work();
     hideError();
@@ -111,6 +116,7 @@ async function act(work) {
     return null;
   } finally {
     app.busy--;
+    if (!app.busy) app.busyLabel = null;
     renderControls();
     renderStatus();
   }
@@ -206,7 +212,7 @@ function buildBoard() {
       const el = document.createElement('div');
       el.className = `sq ${(file + rank) % 2 ? 'light' : 'dark'}`;
       el.dataset.square = name;
-      el.setAttribute('role', 'gridcell');
+      el.setAttribute('role', 'button');
       el.tabIndex = -1;
       const rankLabel = document.createElement('span');
       rankLabel.className = 'coord coord-rank';
@@ -298,8 +304,8 @@ function renderBoard() {
 
 /* The control map on one square: attacker counts and a tint for the side with more. */
 function renderControlSquare(sq, name) {
-  const on = $('control-map').checked && app.control && app.state && app.control.fen === app.state.fen
-    && !$('analysis').hidden;
+  const on = $('control-map').checked && app.control && app.state && app.state.mode === 'analysis'
+    && app.control.fen === app.state.fen;
   const entry = on ? app.control.squares.get(name) : null;
   const w = entry ? entry.white : 0;
   const b = entry ? entry.black : 0;
@@ -491,6 +497,7 @@ function playMove(uci) {
     check: null,
   };
   // The mover's clock stops (plus increment) and the other side's starts, until the server says.
+  const before = app.clock && { ...app.clock };
   if (app.clock && app.clock.running === s.turn) {
     const now = performance.now();
     const key = `${s.turn}_ms`;
@@ -498,7 +505,10 @@ function playMove(uci) {
     app.clock.running = s.turn === 'white' ? 'black' : 'white';
     app.clock.at = now;
   }
-  act(() => api('POST', '/api/move', { ...seatParams(), move: uci }));
+  const label = s.mode === 'engine' ? 'Ox88 is thinking…' : null;
+  act(() => api('POST', '/api/move', { ...seatParams(), move: uci }), label).then((answer) => {
+    if (!answer && before) app.clock = before; // refused: the clocks as they were
+  });
   renderBoard();
 }
 
@@ -526,6 +536,10 @@ function applyState(s, seq) {
     closePromotion();
     app.hint = null;
   }
+  if (newGame) {
+    app.flipped = false; // a new game starts from the player's own side
+    $('flip').setAttribute('aria-pressed', 'false');
+  }
   if (app.selected && !app.legalFrom.has(app.selected)) app.selected = null;
 
   app.clock = s.clock ? { ...s.clock, at: performance.now() } : null;
@@ -536,7 +550,7 @@ function applyState(s, seq) {
   renderClocks();
   renderHint();
   renderSide();
-  if (moved) positionChanged(newGame);
+  if (moved) positionChanged();
   schedulePoll();
 }
 
@@ -551,15 +565,17 @@ function renderStatus() {
   const s = app.state;
   const status = $('status');
   if (!s) {
-    status.textContent = 'Choose a mode and press New game.';
+    status.textContent = app.busyLabel || 'Choose a mode and press New game.';
     return;
   }
   let text;
   const side = s.turn === 'white' ? 'White' : 'Black';
   if (s.end) {
     text = s.end;
+  } else if (app.busy && app.busyLabel) {
+    text = app.busyLabel;
   } else if (s.mode === 'engine') {
-    if (app.busy || s.turn !== s.you) text = 'Ox88 is thinking…';
+    if (s.turn !== s.you) text = 'Ox88 is thinking…';
     else text = s.check ? 'Check! Your move.' : 'Your move.';
   } else if (s.mode === 'remote') {
     if (!s.opponent_joined) text = 'Waiting for your opponent to open the invite link.';
@@ -723,7 +739,8 @@ async function poll() {
   const seq = ++app.seq;
   try {
     const s = await api('GET', `/api/state?${query(seatParams())}`);
-    applyState(s, seq);
+    // A move sent meanwhile makes this answer old news; the move's own answer follows.
+    if (!app.busy) applyState(s, seq);
   } catch (err) {
     showError(err.message);
   } finally {
@@ -733,8 +750,7 @@ async function poll() {
 
 /* ---------- analysis ---------- */
 
-function positionChanged(newGame) {
-  if (newGame) app.flipped = false;
+function positionChanged() {
   startAnalysis();
   if ($('control-map').checked) loadControl();
 }
@@ -857,7 +873,7 @@ function setWdl(wdl, turn) {
 /* The control map of the shown position, from /api/analyze. */
 async function loadControl() {
   const s = app.state;
-  if (!s) return;
+  if (!s || s.mode !== 'analysis') return;
   const fen = s.fen;
   if (app.control && app.control.fen === fen) {
     renderBoard();
@@ -890,7 +906,8 @@ function newGameBody(fen) {
 async function newGame(fen) {
   stopAnalysis();
   const body = newGameBody(fen);
-  const s = await act(() => api('POST', '/api/game', body));
+  const label = body.mode === 'engine' ? 'Starting the game against Ox88…' : 'Starting the game…';
+  const s = await act(() => api('POST', '/api/game', body), label);
   if (s && s.game) {
     history.replaceState(null, '', `/?${query({ game: s.game, seat: s.seat })}`);
   }
@@ -916,7 +933,7 @@ function hint() {
       renderBoard();
     }
     return null;
-  });
+  }, 'Ox88 looks for a hint…');
 }
 
 /* Resigning takes two presses within four seconds, so a slip does not end the game. */
@@ -998,7 +1015,11 @@ async function resume() {
   app.game = game;
   app.seat = seat;
   const s = await act(() => api('GET', `/api/state?${query({ game, seat })}`));
-  if (!s) return;
+  if (!s) {
+    app.game = null; // the error says why; New game starts afresh
+    app.seat = null;
+    return;
+  }
   $('mode').value = s.mode;
   if (s.level && [...$('level').options].some((o) => o.value === s.level.name)) {
     $('level').value = s.level.name;
@@ -1042,6 +1063,12 @@ function wire() {
   $('promotion-cancel').addEventListener('click', () => {
     closePromotion();
     deselect();
+  });
+  $('promotion').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      closePromotion();
+      deselect();
+    }
   });
   $('download-pgn').addEventListener('click', (e) => {
     if (!app.state) {
