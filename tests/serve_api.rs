@@ -33,38 +33,18 @@ impl Server {
         Server { child, port }
     }
 
+    /// A client of an already running server (for other threads).
+    fn client(port: u16) -> Client {
+        Client { port }
+    }
+
     /// Sends raw bytes, returns (status, headers+body text).
     fn raw(&self, bytes: &[u8]) -> (u16, String) {
-        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connects");
-        stream
-            .set_read_timeout(Some(Duration::from_secs(60)))
-            .expect("timeout");
-        let _ = stream.write_all(bytes);
-        let mut response = Vec::new();
-        let _ = stream.read_to_end(&mut response);
-        let text = String::from_utf8_lossy(&response).into_owned();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0);
-        (status, text)
+        raw_on(self.port, bytes)
     }
 
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        let (status, text) = self.raw(
-            format!(
-                "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-                 Content-Length: {}\r\n\r\n{body}",
-                body.len()
-            )
-            .as_bytes(),
-        );
-        let body = text
-            .split_once("\r\n\r\n")
-            .map_or("", |(_, body)| body)
-            .to_string();
-        (status, body)
+        request_on(self.port, method, path, body)
     }
 
     fn post(&self, path: &str, body: &str) -> (u16, String) {
@@ -74,6 +54,55 @@ impl Server {
     fn get(&self, path: &str) -> (u16, String) {
         self.request("GET", path, "")
     }
+}
+
+/// The request half of `Server`, for threads.
+struct Client {
+    port: u16,
+}
+
+impl Client {
+    fn post(&self, path: &str, body: &str) -> (u16, String) {
+        request_on(self.port, "POST", path, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        request_on(self.port, "GET", path, "")
+    }
+}
+
+fn raw_on(port: u16, bytes: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    let _ = stream.write_all(bytes);
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+fn request_on(port: u16, method: &str, path: &str, body: &str) -> (u16, String) {
+    let (status, text) = raw_on(
+        port,
+        format!(
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    let body = text
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, body)| body)
+        .to_string();
+    (status, body)
 }
 
 impl Drop for Server {
@@ -404,4 +433,94 @@ fn a_slow_client_is_cut_off_by_the_request_deadline() {
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(started.elapsed() < Duration::from_secs(20));
     assert_eq!(server.get("/api/levels").0, 200);
+}
+
+#[test]
+fn a_game_in_two_browsers_is_played_to_mate() {
+    let server = Server::start();
+    let (_, state) = server.post("/api/game", r#"{"mode":"remote","color":"black"}"#);
+    let (game, black) = (field(&state, "game"), field(&state, "seat"));
+    let white = field(&state, "invite")
+        .rsplit("seat=")
+        .next()
+        .expect("an invite")
+        .to_string();
+    // A guessed seat (another game's) is refused like any unknown one.
+    let (_, other) = server.post("/api/game", r#"{"mode":"local"}"#);
+    let stranger = field(&other, "seat");
+    let (status, _) = server.post("/api/move", &seat_body(&game, &stranger, r#","move":"f3""#));
+    assert_eq!(status, 404);
+    for (seat, mv) in [
+        (&white, "f3"),
+        (&black, "e5"),
+        (&white, "g4"),
+        (&black, "Qh4"),
+    ] {
+        let (status, state) = server.post(
+            "/api/move",
+            &seat_body(&game, seat, &format!(",\"move\":\"{mv}\"")),
+        );
+        assert_eq!(status, 200, "{mv}: {state}");
+    }
+    let (_, state) = server.get(&format!("/api/state?game={game}&seat={white}"));
+    assert_eq!(field(&state, "result"), "0-1");
+    assert_eq!(field(&state, "end"), "Checkmate: Black wins.");
+    assert!(state.contains("\"legal\":[]"), "{state}");
+    let (status, _) = server.post("/api/move", &seat_body(&game, &white, r#","move":"a3""#));
+    assert_eq!(status, 409);
+}
+
+#[test]
+fn concurrent_games_and_a_burst_of_connections() {
+    let server = Server::start();
+    let port = server.port;
+    // Eight games against Ox88 played at the same time, each from its own thread.
+    let players: Vec<_> = (0..8)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let client = Server::client(port);
+                let (status, state) = client.post(
+                    "/api/game",
+                    r#"{"mode":"engine","color":"white","level":"easy"}"#,
+                );
+                assert_eq!(status, 200, "{state}");
+                let (game, seat) = (field(&state, "game"), field(&state, "seat"));
+                let mut played = 0;
+                for mv in ["d4", "e4", "Nf3", "c4"] {
+                    let (status, state) = client.post(
+                        "/api/move",
+                        &seat_body(&game, &seat, &format!(",\"move\":\"{mv}\"")),
+                    );
+                    // A busy server may refuse a search (503); an illegal try is 400.
+                    assert!([200, 400, 503].contains(&status), "{status}: {state}");
+                    if status == 200 {
+                        played += 1;
+                    }
+                }
+                played
+            })
+        })
+        .collect();
+    let played: usize = players
+        .into_iter()
+        .map(|player| player.join().expect("a player thread"))
+        .sum();
+    assert!(
+        played >= 8,
+        "at least one move per game went through: {played}"
+    );
+    // Three hundred connections at once: each is answered (200, or 503 past the cap).
+    let burst: Vec<_> = (0..300)
+        .map(|_| std::thread::spawn(move || Server::client(port).get("/api/levels").0))
+        .collect();
+    let statuses: Vec<u16> = burst
+        .into_iter()
+        .map(|request| request.join().expect("a request thread"))
+        .collect();
+    assert!(
+        statuses.iter().all(|status| [200, 503].contains(status)),
+        "{statuses:?}"
+    );
+    assert!(statuses.iter().filter(|&&status| status == 200).count() >= 100);
+    assert_eq!(server.get("/api/levels").0, 200, "still up");
 }

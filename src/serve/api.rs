@@ -2,13 +2,13 @@
 //!
 //! Every handler turns a `Request` into a `Response` or a `Refusal` (an error status and a
 //! sentence); nothing here panics on what a client sends. Ox88 searches outside the game's
-//! lock (a clone of the position), so polling a game never waits for its search, and at most
-//! `MAX_SEARCHES` searches run at once, each with its own small table.
+//! lock (a clone of the position), so polling a game does not wait for its search, and at most
+//! `MAX_SEARCHES` searches (plus `MAX_ANALYSES` analysis streams) run at once, each with its
+//! own small table.
 
 use std::io::Write;
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::games::{GameStore, Mode, Refusal, SeatSide, WebGame, levels_json, refuse};
@@ -24,8 +24,13 @@ use crate::search::{Limits, Report, Score, SearchSignals, Searcher};
 use crate::strength::Strength;
 use crate::types::Color;
 
-/// Searches running at once (moves, hints, analysis), each with `SEARCH_HASH_MB`.
+/// Searches for games (Ox88's moves, hints, draw offers) running at once; more wait their
+/// turn up to `SEARCH_PATIENCE`. Analysis streams have their own, smaller pool and are
+/// refused at once when it is full (a stream holds its place for up to `ANALYSIS_TIME`).
+/// Each search has its own table of `SEARCH_HASH_MB`.
 pub const MAX_SEARCHES: usize = 4;
+pub const MAX_ANALYSES: usize = 2;
+const SEARCH_PATIENCE: Duration = Duration::from_secs(20);
 const SEARCH_HASH_MB: usize = 16;
 /// Thinking time of a hint or a draw decision.
 const HINT_BUDGET: Duration = Duration::from_millis(500);
@@ -37,33 +42,87 @@ const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
-/// What every connection shares.
-#[derive(Default)]
-pub struct Server {
-    pub store: GameStore,
-    searches: AtomicUsize,
+/// A counting semaphore: at most `limit` holders at once.
+struct Slots {
+    taken: Mutex<usize>,
+    freed: Condvar,
+    limit: usize,
 }
 
-/// A running search's place among `MAX_SEARCHES`, given back when dropped.
-struct SearchPermit<'a>(&'a AtomicUsize);
+/// A place in `Slots`, given back when dropped.
+struct Permit<'a>(&'a Slots);
 
-impl Drop for SearchPermit<'_> {
+impl Drop for Permit<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let mut taken = self.0.taken.lock().unwrap_or_else(PoisonError::into_inner);
+        *taken -= 1;
+        self.0.freed.notify_one();
+    }
+}
+
+impl Slots {
+    fn new(limit: usize) -> Slots {
+        Slots {
+            taken: Mutex::new(0),
+            freed: Condvar::new(),
+            limit,
+        }
+    }
+
+    /// A place, waiting at most `patience` for one.
+    fn acquire(&self, patience: Duration) -> Option<Permit<'_>> {
+        let deadline = Instant::now() + patience;
+        let mut taken = self.taken.lock().unwrap_or_else(PoisonError::into_inner);
+        while *taken >= self.limit {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            taken = self
+                .freed
+                .wait_timeout(taken, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        *taken += 1;
+        Some(Permit(self))
+    }
+}
+
+/// What every connection shares.
+pub struct Server {
+    pub store: GameStore,
+    searches: Slots,
+    analyses: Slots,
+}
+
+impl Default for Server {
+    fn default() -> Server {
+        Server {
+            store: GameStore::default(),
+            searches: Slots::new(MAX_SEARCHES),
+            analyses: Slots::new(MAX_ANALYSES),
+        }
     }
 }
 
 impl Server {
-    fn search_permit(&self) -> Result<SearchPermit<'_>, Refusal> {
-        let taken = self.searches.fetch_add(1, Ordering::SeqCst);
-        if taken >= MAX_SEARCHES {
-            self.searches.fetch_sub(1, Ordering::SeqCst);
-            return Err(refuse(
+    fn search_permit(&self) -> Result<Permit<'_>, Refusal> {
+        self.searches.acquire(SEARCH_PATIENCE).ok_or_else(|| {
+            refuse(
                 503,
-                format!("Ox88 is already thinking for {MAX_SEARCHES} games; try again in a moment"),
-            ));
-        }
-        Ok(SearchPermit(&self.searches))
+                format!("Ox88 is busy thinking for {MAX_SEARCHES} games; try again in a moment"),
+            )
+        })
+    }
+
+    fn analysis_permit(&self) -> Result<Permit<'_>, Refusal> {
+        self.analyses.acquire(Duration::ZERO).ok_or_else(|| {
+            refuse(
+                503,
+                format!("{MAX_ANALYSES} analyses are running already; try again when one ends"),
+            )
+        })
     }
 }
 
@@ -135,14 +194,16 @@ fn acting_side(game: &WebGame, seat: &str) -> Result<Color, Refusal> {
     }
 }
 
-/// Plays Ox88's move if it is to move (engine mode), thinking outside the game's lock.
+/// Plays Ox88's move if it is to move (engine mode) and not already thinking, outside the
+/// game's lock. A reply the server was too busy for is made at the next poll.
 fn engine_reply(server: &Server, game: &Mutex<WebGame>) -> Result<(), Refusal> {
     let (pos, strength, budget, ply) = {
         let mut game = locked(game);
         game.check_flag();
-        if !game.engine_to_move() {
+        if !game.engine_to_move() || game.thinking {
             return Ok(());
         }
+        game.thinking = true;
         let strength = game.strength.unwrap_or_else(Strength::full);
         let budget = match &game.game.clock {
             Some(clock) => clock.engine_budget(game.game.engine_color()),
@@ -150,11 +211,15 @@ fn engine_reply(server: &Server, game: &Mutex<WebGame>) -> Result<(), Refusal> {
         };
         (game.game.pos.clone(), strength, budget, game.ply())
     };
-    let permit = server.search_permit()?;
-    let mut player = EnginePlayer::new(strength, Rng::from_time());
-    let best = player.choose_move(&pos, budget);
-    drop(permit);
+    let searched = server.search_permit().map(|permit| {
+        let mut player = EnginePlayer::new(strength, Rng::from_time());
+        let best = player.choose_move(&pos, budget);
+        drop(permit);
+        best
+    });
     let mut game = locked(game);
+    game.thinking = false;
+    let best = searched?;
     if game.ply() != ply || !game.engine_to_move() {
         return Ok(()); // Taken back or ended meanwhile: the move is for another position.
     }
@@ -360,7 +425,7 @@ fn analysis_stream(
         let game = locked(&shared);
         (game.game.pos.clone(), game.ply())
     };
-    let permit = server.search_permit()?;
+    let permit = server.analysis_permit()?;
     write_event_stream_head(&mut *stream).map_err(|_| refuse(500, "the connection closed"))?;
     let signals = SearchSignals::new();
     let fen = pos.to_fen();
@@ -446,9 +511,11 @@ pub fn route(server: &Server, request: &Request, stream: &mut TcpStream) -> Opti
             return static_file(path);
         }
         ("GET", "/api/levels") => Ok(Response::json(200, &levels_json())),
-        ("GET", "/api/state") => {
-            game_from_query(server, request).map(|(shared, seat)| state_response(&shared, &seat))
-        }
+        ("GET", "/api/state") => game_from_query(server, request).and_then(|(shared, seat)| {
+            // A reply that could not be searched before (the server was busy) is made now.
+            engine_reply(server, &shared)?;
+            Ok(state_response(&shared, &seat))
+        }),
         ("GET", "/api/pgn") => pgn(server, request),
         ("GET", "/api/analyze") => analyze(request),
         ("GET", "/api/analysis") => match analysis_stream(server, request, stream) {

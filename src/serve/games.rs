@@ -129,6 +129,8 @@ pub struct WebGame {
     pub message: Option<String>,
     /// Remote games: whether the invite has been used.
     pub opponent_joined: bool,
+    /// Ox88 is searching its reply (so a poll does not start a second search).
+    pub thinking: bool,
     pub last_seen: Instant,
 }
 
@@ -168,6 +170,7 @@ impl WebGame {
             draw_offer: None,
             message: None,
             opponent_joined: false,
+            thinking: false,
             last_seen: now,
         };
         game.game.outcome = game.game.board_outcome();

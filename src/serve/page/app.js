@@ -720,11 +720,13 @@ function renderClocks() {
 /* ---------- polling ---------- */
 
 /* Remote games poll once a second so the other player's moves appear; so does any game whose
- * clock runs (a flag can fall on the server's side). */
+ * clock runs (a flag can fall on the server's side), and a game against Ox88 while Ox88 is to
+ * move (a busy server makes its reply at the next poll). */
 function schedulePoll() {
   const s = app.state;
+  const oxToMove = s && s.mode === 'engine' && s.you !== s.turn;
   const wanted = s && s.result === '*'
-    && (s.mode === 'remote' || (s.clock && s.clock.running));
+    && (s.mode === 'remote' || (s.clock && s.clock.running) || oxToMove);
   if (wanted && !app.pollTimer) {
     app.pollTimer = setInterval(poll, POLL_MS);
   } else if (!wanted && app.pollTimer) {
