@@ -35,7 +35,9 @@ impl Output {
 
     /// Logs a line received from the GUI at `at` (nothing when no log is open).
     pub fn received(&self, text: &str, at: Instant) {
-        if let Some(path) = self.log.lock().record(Direction::In, at, text) {
+        // The lock ends with this statement: `info_string` below takes it again.
+        let failed = self.log.lock().record(Direction::In, at, text);
+        if let Some(path) = failed {
             self.info_string(&format!(
                 "Debug Log File {path} could not be written; logging stopped"
             ));
