@@ -96,6 +96,14 @@ impl Color {
         self as usize
     }
 
+    /// `white` or `black`, as messages, analysis and the JSON outputs write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+
     /// +16 for white pawns, -16 for black: one rank forward.
     #[inline(always)]
     pub const fn forward(self) -> i32 {
@@ -148,6 +156,19 @@ impl PieceType {
             5 => PieceType::Queen,
             6 => PieceType::King,
             _ => PieceType::None,
+        }
+    }
+
+    /// The kind in words: `pawn` .. `king` (`piece` for `None`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceType::Pawn => "pawn",
+            PieceType::Knight => "knight",
+            PieceType::Bishop => "bishop",
+            PieceType::Rook => "rook",
+            PieceType::Queen => "queen",
+            PieceType::King => "king",
+            PieceType::None => "piece",
         }
     }
 

@@ -21,25 +21,6 @@ const CONTESTED: &str = "\x1b[30;48;5;229m";
 /// Width of one control-map cell: room for `10Q/10q`.
 const CELL: usize = 7;
 
-fn color_word(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-fn kind_word(kind: PieceType) -> &'static str {
-    match kind {
-        PieceType::Pawn => "pawn",
-        PieceType::Knight => "knight",
-        PieceType::Bishop => "bishop",
-        PieceType::Rook => "rook",
-        PieceType::Queen => "queen",
-        PieceType::King => "king",
-        PieceType::None => "none",
-    }
-}
-
 /// `Nf6` for a knight on f6 (pawns by their square alone).
 fn piece_on(piece: Piece, square: Square) -> String {
     match piece.kind() {
@@ -82,7 +63,7 @@ fn control_cell(control: &SquareControl) -> String {
 
 /// The state line: who moves, how many moves, check, mate, stalemate, draws by rule.
 fn state_text(analysis: &Analysis, pos: &Position) -> String {
-    let side = color_word(analysis.side_to_move);
+    let side = analysis.side_to_move.name();
     let mut text = if analysis.checkmate {
         format!("{side} is checkmated")
     } else if analysis.stalemate {
@@ -143,7 +124,7 @@ pub fn details(analysis: &Analysis, pos: &Position, style: Style) -> String {
             let by = piece.pinned_by?;
             Some(format!(
                 "{} {} by {}",
-                color_word(piece.piece.color()),
+                piece.piece.color().name(),
                 piece_on(piece.piece, piece.square),
                 piece_on(pos.piece_at(by), by)
             ))
@@ -159,7 +140,7 @@ pub fn details(analysis: &Analysis, pos: &Position, style: Style) -> String {
                 .collect();
             format!(
                 "{} K{}: {}",
-                color_word(color),
+                color.name(),
                 square_name(pos.king_square(color)),
                 list_or_none(squares, " ")
             )
@@ -193,7 +174,7 @@ pub fn hanging_line(analysis: &Analysis) -> String {
         .map(|piece| {
             format!(
                 "{} {} ({} attacked, {} defended)",
-                color_word(piece.piece.color()),
+                piece.piece.color().name(),
                 piece_on(piece.piece, piece.square),
                 piece.attackers,
                 piece.defenders
@@ -242,7 +223,7 @@ pub fn control_map(analysis: &Analysis, style: Style) -> String {
 }
 
 fn lowest_json(kind: Option<PieceType>) -> Json {
-    kind.map_or(Json::Null, |kind| Json::from(kind_word(kind)))
+    kind.map_or(Json::Null, |kind| Json::from(kind.name()))
 }
 
 fn material_json(material: &Material) -> Json {
@@ -251,7 +232,7 @@ fn material_json(material: &Material) -> Json {
         .enumerate()
         .map(|(index, &kind)| {
             (
-                format!("{}s", kind_word(kind)),
+                format!("{}s", kind.name()),
                 Json::from(u32::from(material.counts[index])),
             )
         })
@@ -264,8 +245,8 @@ fn piece_json(piece: &PieceReport) -> Json {
     Json::object([
         ("square", Json::from(square_name(piece.square))),
         ("piece", Json::from(piece.piece.fen_char().to_string())),
-        ("color", Json::from(color_word(piece.piece.color()))),
-        ("kind", Json::from(kind_word(piece.piece.kind()))),
+        ("color", Json::from(piece.piece.color().name())),
+        ("kind", Json::from(piece.piece.kind().name())),
         ("attackers", Json::from(u32::from(piece.attackers))),
         ("defenders", Json::from(u32::from(piece.defenders))),
         ("hanging", Json::from(piece.hanging)),
@@ -296,10 +277,7 @@ pub fn json(analysis: &Analysis) -> Json {
     });
     Json::object([
         ("fen", Json::from(analysis.fen.as_str())),
-        (
-            "side_to_move",
-            Json::from(color_word(analysis.side_to_move)),
-        ),
+        ("side_to_move", Json::from(analysis.side_to_move.name())),
         (
             "material",
             Json::object([

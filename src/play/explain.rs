@@ -10,18 +10,6 @@ use crate::position::Position;
 use crate::san::SanError;
 use crate::types::{Color, PieceType, Square, parse_square, square_name};
 
-pub fn piece_name(kind: PieceType) -> &'static str {
-    match kind {
-        PieceType::Pawn => "pawn",
-        PieceType::Knight => "knight",
-        PieceType::Bishop => "bishop",
-        PieceType::Rook => "rook",
-        PieceType::Queen => "queen",
-        PieceType::King => "king",
-        PieceType::None => "piece",
-    }
-}
-
 pub fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -52,7 +40,7 @@ pub fn all_moves(pos: &mut Position) -> String {
         if !of_kind.is_empty() {
             text.push_str(&format!(
                 "\n  {:<7} {}",
-                format!("{}:", piece_name(kind)),
+                format!("{}:", kind.name()),
                 san_list(pos, &of_kind)
             ));
         }
@@ -68,7 +56,7 @@ pub fn moves_from(pos: &mut Position, square: Square) -> String {
         return format!("There is no piece on {name}.");
     }
     let owner = color_name(piece.color());
-    let kind = piece_name(piece.kind());
+    let kind = piece.kind().name();
     if piece.color() != pos.side_to_move() {
         return format!("The {kind} on {name} is {owner}'s; it is not its turn to move.");
     }
@@ -193,7 +181,7 @@ fn illegal_detail(pos: &mut Position, text: &str) -> String {
         return "Type 'moves' for the legal moves.".to_string();
     };
     let kind = piece_meant(text);
-    let word = piece_name(kind);
+    let word = kind.name();
     if pos.count(me, kind) == 0 {
         return format!(
             "You have no {word}. Moves to {}: {}.",

@@ -61,11 +61,11 @@ impl fmt::Display for FenError {
                 write!(
                     f,
                     "FEN has {count} {} kings, exactly one is needed",
-                    color_name(*color)
+                    color.name()
                 )
             }
             FenError::TooManyPieces(color) => {
-                write!(f, "FEN has too many {} pieces", color_name(*color))
+                write!(f, "FEN has too many {} pieces", color.name())
             }
             FenError::PawnOnBackRank(square) => {
                 write!(f, "FEN has a pawn on {square}, on the first or last rank")
@@ -91,13 +91,6 @@ impl fmt::Display for FenError {
 }
 
 impl std::error::Error for FenError {}
-
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
 
 impl Position {
     /// Parses a FEN strictly: every problem is an error (for the CLI, tools and tests).
@@ -351,7 +344,7 @@ fn parse_castling(
             }
             dropped.push(format!(
                 "castling right '{letter}' dropped: the {} king or its rook is not where it needs them",
-                color_name(color)
+                color.name()
             ));
             continue;
         };

@@ -71,13 +71,6 @@ pub fn token() -> Result<String, String> {
     Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
-fn color_word(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// Which side a seat plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SeatSide {
@@ -321,8 +314,7 @@ impl WebGame {
                 }
                 _ => {
                     self.draw_offer = Some(side);
-                    self.message =
-                        Some(format!("{} offers a draw.", capitalised(color_word(side))));
+                    self.message = Some(format!("{} offers a draw.", capitalised(side.name())));
                 }
             },
         }
@@ -445,11 +437,11 @@ impl WebGame {
                             .map_or(0, |control| control.increment.as_millis() as u64),
                     ),
                 ),
-                ("running", Json::from(running.map(color_word))),
+                ("running", Json::from(running.map(Color::name))),
             ])
         });
         let you = match side {
-            Some(SeatSide::One(color)) => Json::from(color_word(color)),
+            Some(SeatSide::One(color)) => Json::from(color.name()),
             Some(SeatSide::Both) => Json::from("both"),
             None => Json::Null,
         };
@@ -483,7 +475,7 @@ impl WebGame {
             ("you", you),
             ("fen", Json::from(self.game.pos.to_fen())),
             ("start_fen", Json::from(self.start_fen.as_str())),
-            ("turn", Json::from(color_word(turn))),
+            ("turn", Json::from(turn.name())),
             ("ply", Json::from(self.ply())),
             ("moves", Json::array(moves)),
             ("legal", Json::Array(legal)),
@@ -513,7 +505,7 @@ impl WebGame {
                 }),
             ),
             ("clock", clock.unwrap_or(Json::Null)),
-            ("draw_offer", Json::from(self.draw_offer.map(color_word))),
+            ("draw_offer", Json::from(self.draw_offer.map(Color::name))),
             ("message", Json::from(self.message.clone())),
             ("invite", Json::from(invite)),
             ("opponent_joined", Json::from(self.opponent_joined)),

@@ -7,7 +7,7 @@
 use crate::json::Json;
 use crate::position::Position;
 use crate::position::fen::START_FEN;
-use crate::types::{Color, make_square, square_name};
+use crate::types::{make_square, square_name};
 
 /// The outcome of a `position` command: the position to use and what was dropped from the
 /// FEN on the way (one message per dropped castling right or en passant square).
@@ -77,13 +77,7 @@ pub fn display_json(pos: &Position) -> Json {
                     .map(|sq| Json::from(square_name(sq))),
             ),
         ),
-        (
-            "side_to_move",
-            Json::from(match pos.side_to_move() {
-                Color::White => "white",
-                Color::Black => "black",
-            }),
-        ),
+        ("side_to_move", Json::from(pos.side_to_move().name())),
         ("board", Json::array(ranks)),
     ])
 }
@@ -112,13 +106,7 @@ pub fn display(pos: &Position) -> Vec<String> {
     lines.push(format!("Key: {:016X}", pos.key()));
     let checkers: Vec<String> = pos.checkers().into_iter().map(square_name).collect();
     lines.push(format!("Checkers: {}", checkers.join(" ")));
-    lines.push(format!(
-        "Side to move: {}",
-        match pos.side_to_move() {
-            Color::White => "white",
-            Color::Black => "black",
-        }
-    ));
+    lines.push(format!("Side to move: {}", pos.side_to_move().name()));
     lines
 }
 
