@@ -94,7 +94,7 @@ search_params! {
     /// After a fail the window grows by half its width plus this.
     aspiration_widening: 5, 0, 50;
 
-    // -- Late-move reductions: table entry = base + ln(depth) ln(move number) / divisor
+    // -- Late-move reductions (step 12): table entry = base + ln(depth) ln(move number) / divisor
     /// `lmr_base / 100` plies.
     lmr_base: 75, 0, 200;
     /// The divisor, in hundredths.
@@ -106,39 +106,39 @@ search_params! {
     /// Root rule: moves searched (0-based) before the root reduces at all.
     root_lmr_min_moves: 3, 1, 10;
 
-    // -- Reverse futility pruning (step 7)
+    // -- Reverse futility pruning (step 6)
     rfp_max_depth: 8, 1, 16;
     /// Margin per ply of depth (one ply less when improving).
     rfp_margin: 80, 20, 200;
 
-    // -- Null-move pruning (step 8): reduction = base + depth / divisor + min((eval - beta) / eval_divisor, eval_cap)
+    // -- Null-move pruning (step 7): reduction = base + depth / divisor + min((eval - beta) / eval_divisor, eval_cap)
     nmp_min_depth: 3, 1, 8;
     nmp_base: 3, 1, 6;
     nmp_depth_divisor: 4, 1, 12;
     nmp_eval_divisor: 200, 50, 800;
     nmp_eval_cap: 3, 0, 6;
 
-    // -- Internal iterative reduction (step 9)
+    // -- Internal iterative reduction (step 8)
     iir_min_depth: 4, 2, 10;
 
-    // -- Late-move pruning (step 11a): quiets tried before the rest are cut = base + depth²
+    // -- Late-move pruning (step 10a): quiets tried before the rest are cut = base + depth²
     //    (halved when not improving)
     lmp_max_depth: 8, 1, 16;
     lmp_base: 3, 0, 10;
 
-    // -- Futility pruning (step 11b): eval + base + per_depth · depth <= alpha
+    // -- Futility pruning (step 10b): eval + base + per_depth · depth <= alpha
     futility_max_depth: 8, 1, 16;
     futility_base: 100, 0, 300;
     futility_per_depth: 100, 20, 300;
 
-    // -- Static-exchange pruning (steps 11c, 11d)
+    // -- Static-exchange pruning (steps 10c, 10d)
     see_max_depth: 6, 1, 12;
     /// Quiet moves may lose at most this · depth² centipawns by exchange.
     see_quiet_margin: 25, 0, 100;
     /// Captures may lose at most this · depth.
     see_capture_margin: 90, 0, 300;
 
-    // -- Singular extensions (step 12a)
+    // -- Singular extensions (step 11a)
     singular_min_depth: 8, 4, 14;
     /// The table entry may be this much shallower than the node.
     singular_tt_depth_margin: 3, 0, 6;
