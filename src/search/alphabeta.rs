@@ -285,6 +285,7 @@ impl SearchThread {
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].context = None;
                 self.stack[ply + 1].in_check = false;
+                self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
                 self.pos.make_null_move();
                 shared.tt.prefetch(self.pos.key());
                 let score = -self.search(
@@ -383,8 +384,10 @@ impl SearchThread {
             }
 
             // Step 11a. Singular extension: when every move but the table move fails well
-            // below its score, the table move is forced and gets a ply more. When even
-            // without it the node fails high (multi-cut), the node is a cutoff.
+            // below its score, the table move is forced and gets a ply more (two outside PV
+            // nodes when it is far below, a few times per line). When even without it the
+            // node fails high (multi-cut), the node is a cutoff; when only the table's score
+            // says the node fails high, the table move gets a ply less (negative extension).
             // Extensions stop at twice the root depth, so check sequences cannot explode.
             let may_extend = (ply as i32) < 2 * self.root_depth;
             let mut extension = 0;
@@ -412,10 +415,20 @@ impl SearchThread {
                 }
                 if score < singular_beta {
                     extension = 1;
+                    if !pv_node
+                        && score < singular_beta - params.double_extension_margin
+                        && self.stack[ply].double_extensions < params.double_extension_max
+                    {
+                        extension = 2;
+                    }
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if hit.score >= beta {
+                    extension = -1;
                 }
             }
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (extension == 2) as i32;
 
             if root {
                 if self.id == 0 && shared.time.elapsed() > QUIET_START {

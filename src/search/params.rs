@@ -144,6 +144,10 @@ search_params! {
     singular_tt_depth_margin: 3, 0, 6;
     /// Singular beta = table score - this · depth.
     singular_beta_margin: 2, 1, 8;
+    /// Outside PV nodes, a table move singular by this much more gets two plies ...
+    double_extension_margin: 20, 0, 100;
+    /// ... while the line has had fewer double extensions than this.
+    double_extension_max: 6, 0, 16;
 
     // -- History bonus: min(quadratic · depth² + linear · depth, max)
     history_bonus_quadratic: 16, 0, 64;

@@ -63,6 +63,8 @@ pub(super) struct Frame {
     pub in_check: bool,
     /// The move a singular-extension search leaves out (null: none).
     pub excluded: Move,
+    /// Double extensions on the line from the root to this ply.
+    pub double_extensions: i32,
 }
 
 impl Frame {
@@ -73,6 +75,7 @@ impl Frame {
         killers: [Move::NULL; 2],
         in_check: false,
         excluded: Move::NULL,
+        double_extensions: 0,
     };
 }
 
