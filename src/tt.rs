@@ -9,10 +9,12 @@
 //! ```text
 //!   word 0: check = key ^ data        (a torn write by another thread fails the key test)
 //!   word 1: data
-//!     63 .. 58 | 57 56 | 55 .. 48 | 47 .. 32    | 31 .. 16 | 15 .. 0
-//!     age (6)  | bound | depth+8  | static eval | score    | move
-//!                 (2)     (u8)       (i16)        (i16)      (u16)
+//!     63 | 62 .. 58 | 57 56 | 55 .. 48 | 47 .. 32    | 31 .. 16 | 15 .. 0
+//!     pv | age (5)  | bound | depth+8  | static eval | score    | move
+//!             (2)     (u8)       (i16)        (i16)      (u16)
 //! ```
+//! The pv bit says the position was on a principal variation when stored (a PV node, or a
+//! node whose own table entry had the bit): such positions are searched with less reduction.
 //! Readers and writers use relaxed loads and stores of whole words, so reading and writing
 //! need no `unsafe` (the two `unsafe` blocks here are hints to the hardware: `prefetch` and
 //! `advise_huge_pages`) and no lock: an entry torn by a concurrent writer decodes to a key
@@ -67,11 +69,14 @@ pub struct TtHit {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The position was on a principal variation when stored.
+    pub pv: bool,
 }
 
 /// Stored depths are offset so that quiescence depths (down to -8) fit an unsigned byte.
 const DEPTH_OFFSET: i32 = 8;
-const AGE_BITS: u32 = 6;
+const AGE_BITS: u32 = 5;
+const PV_BIT: u64 = 1 << 63;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 const ENTRIES_PER_BUCKET: usize = 4;
 
@@ -90,7 +95,8 @@ struct Bucket {
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+#[allow(clippy::too_many_arguments)]
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8, pv: bool) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.0 as u64)
         | ((score as i16 as u16 as u64) << 16)
@@ -98,6 +104,7 @@ fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u
         | (depth << 48)
         | (bound.encode() << 56)
         | ((age as u64) << 58)
+        | if pv { PV_BIT } else { 0 }
 }
 
 fn unpack_depth(data: u64) -> i32 {
@@ -227,6 +234,7 @@ impl TranspositionTable {
                 eval: (data >> 32) as u16 as i16 as i32,
                 depth: unpack_depth(data),
                 bound,
+                pv: data & PV_BIT != 0,
             });
         }
         None
@@ -243,6 +251,7 @@ impl TranspositionTable {
         eval: i32,
         depth: i32,
         bound: Bound,
+        pv: bool,
     ) {
         let age = self.age.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -262,7 +271,7 @@ impl TranspositionTable {
                 write(
                     entry,
                     key,
-                    pack(mv, score_to_tt(score, ply), eval, depth, bound, age),
+                    pack(mv, score_to_tt(score, ply), eval, depth, bound, age, pv),
                 );
                 return;
             }
@@ -280,7 +289,7 @@ impl TranspositionTable {
         write(
             victim,
             key,
-            pack(mv, score_to_tt(score, ply), eval, depth, bound, age),
+            pack(mv, score_to_tt(score, ply), eval, depth, bound, age, pv),
         );
     }
 
@@ -348,8 +357,18 @@ mod tests {
         let table = TranspositionTable::new(1);
         let key = 0x1234_5678_9ABC_DEF0;
         let mate_in_3_from_root = crate::search::MATE - 5;
-        table.store(key, 2, Move(777), mate_in_3_from_root, -42, 7, Bound::Lower);
+        table.store(
+            key,
+            2,
+            Move(777),
+            mate_in_3_from_root,
+            -42,
+            7,
+            Bound::Lower,
+            true,
+        );
         let hit = table.probe(key, 2).expect("stored");
+        assert!(hit.pv);
         assert_eq!(hit.mv, Move(777));
         assert_eq!(hit.score, mate_in_3_from_root);
         assert_eq!(hit.eval, -42);
@@ -361,5 +380,36 @@ mod tests {
             mate_in_3_from_root - 2
         );
         assert!(table.probe(key ^ 1, 2).is_none());
+    }
+
+    #[test]
+    fn the_pv_bit_is_kept_apart_from_the_age() {
+        let table = TranspositionTable::new(1);
+        let key = 0x0F0F_0F0F_1234_5678;
+        for _ in 0..(AGE_MASK as usize + 3) {
+            table.new_search();
+        }
+        table.store(key, 0, Move(5), 10, 20, 3, Bound::Exact, true);
+        assert!(table.probe(key, 0).expect("stored").pv);
+        // The same generation replaces it (exact result), now off the PV.
+        table.store(key, 0, Move(5), 11, 20, 4, Bound::Exact, false);
+        let hit = table.probe(key, 0).expect("stored");
+        assert!(!hit.pv);
+        assert_eq!((hit.score, hit.depth), (11, 4));
+        // The pv bit does not leak into the age: the entry counts as this search's.
+        table.store(key ^ 1, 0, Move(6), 10, 20, 3, Bound::Exact, true);
+        let ages: Vec<u8> = table
+            .bucket(key)
+            .entries
+            .iter()
+            .map(|entry| entry.data.load(Ordering::Relaxed))
+            .filter(|&data| data != 0)
+            .map(unpack_age)
+            .collect();
+        assert_eq!(ages.len(), 2);
+        assert!(
+            ages.iter()
+                .all(|&age| age == table.age.load(Ordering::Relaxed))
+        );
     }
 }

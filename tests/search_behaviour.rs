@@ -293,7 +293,7 @@ fn table_round_trip_with_mate_adjustment() {
     let table = TranspositionTable::new(1);
     let key = 0xDEAD_BEEF_0123_4567;
     // Found at ply 3: mate in 5 plies from the root = mate in 2 plies from this node.
-    table.store(key, 3, Move(1234), MATE - 5, 17, 9, Bound::Exact);
+    table.store(key, 3, Move(1234), MATE - 5, 17, 9, Bound::Exact, false);
     let hit = table.probe(key, 3).expect("just stored");
     assert_eq!(
         (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
@@ -301,7 +301,16 @@ fn table_round_trip_with_mate_adjustment() {
     );
     // Reached at ply 7 by another path: the same mate is 2 plies from the node, 9 from the root.
     assert_eq!(table.probe(key, 7).expect("stored").score, MATE - 9);
-    table.store(key ^ 0xFF, 1, Move(99), -(MATE - 4), 0, 3, Bound::Upper);
+    table.store(
+        key ^ 0xFF,
+        1,
+        Move(99),
+        -(MATE - 4),
+        0,
+        3,
+        Bound::Upper,
+        true,
+    );
     assert_eq!(
         table.probe(key ^ 0xFF, 5).expect("stored").score,
         -(MATE - 8)
@@ -323,6 +332,7 @@ fn hashfull_counts_the_sampled_entries_of_the_current_search() {
             10,
             5,
             Bound::Exact,
+            slot.is_multiple_of(2),
         );
     };
     for bucket in 0..125 {

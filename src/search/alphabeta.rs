@@ -187,6 +187,8 @@ impl SearchThread {
             None
         };
         let tt_move = hit.map_or(Move::NULL, |hit| hit.mv);
+        // On a principal variation now or when last searched: reduced less (step 12).
+        let tt_pv = pv_node || hit.is_some_and(|hit| hit.pv);
         if let Some(hit) = hit
             && !pv_node
             && hit.depth >= depth
@@ -224,9 +226,16 @@ impl SearchThread {
                 };
                 if decides {
                     let stored_depth = (depth + 6).min(MAX_PLY as i32 - 1);
-                    shared
-                        .tt
-                        .store(key, ply, Move::NULL, score, NO_EVAL, stored_depth, bound);
+                    shared.tt.store(
+                        key,
+                        ply,
+                        Move::NULL,
+                        score,
+                        NO_EVAL,
+                        stored_depth,
+                        bound,
+                        tt_pv,
+                    );
                     return score;
                 }
             }
@@ -330,6 +339,7 @@ impl SearchThread {
         let mut captures_tried: ArrayVec<Move, 32> = ArrayVec::new();
         let original_alpha = alpha;
         let has_pieces = self.pos.has_non_pawn_material(us);
+        let tt_move_noisy = !tt_move.is_null() && tt_move.is_noisy();
         loop {
             let mv = if root {
                 let Some(root_move) = self.root_moves.get(root_index) else {
@@ -369,7 +379,18 @@ impl SearchThread {
                         picker.skip_quiets();
                         continue;
                     }
-                    // Step 10c. Quiet moves that hang material at low depth.
+                    // Step 10c. History pruning: a quiet move whose history says it keeps
+                    // failing here is not worth a search at low depth.
+                    if depth <= params.history_prune_max_depth
+                        && !picker.is_refutation(mv)
+                        && self
+                            .history
+                            .quiet_score(us, mv, self.pos.piece_at(mv.from()), contexts)
+                            < -params.history_prune_margin * depth
+                    {
+                        continue;
+                    }
+                    // Step 10d. Quiet moves that hang material at low depth.
                     if depth <= params.see_max_depth
                         && !see_ge(&self.pos, mv, -params.see_quiet_margin * depth * depth)
                     {
@@ -378,7 +399,7 @@ impl SearchThread {
                 } else if depth <= params.see_max_depth
                     && !see_ge(&self.pos, mv, -params.see_capture_margin * depth)
                 {
-                    // Step 10d. Captures that lose too much by exchange.
+                    // Step 10e. Captures that lose too much by exchange.
                     continue;
                 }
             }
@@ -472,13 +493,16 @@ impl SearchThread {
                     if quiet {
                         reduction += !improving as i32;
                         reduction += cut_node as i32;
-                        reduction -= pv_node as i32;
+                        // A capture as the table move: the quiet alternatives are rarely
+                        // better.
+                        reduction += tt_move_noisy as i32;
+                        reduction -= tt_pv as i32;
                         reduction -= picker.is_refutation(mv) as i32;
                         reduction -= gives_check as i32;
                         let history = self.history.quiet_score(us, mv, piece, contexts);
                         reduction -= history / params.lmr_history_divisor;
                     } else {
-                        reduction = (reduction - 1).max(0) - pv_node as i32;
+                        reduction = (reduction - 1).max(0) - tt_pv as i32;
                     }
                     Some(reduction)
                 } else {
@@ -495,14 +519,27 @@ impl SearchThread {
                         // Root rule: the root's full-depth re-search expects no cutoff.
                         let research_cut_node = !cut_node && !root;
                         if score > alpha && reduced < new_depth {
-                            score = -self.search(
-                                shared,
-                                -alpha - 1,
-                                -alpha,
-                                new_depth,
-                                ply + 1,
-                                research_cut_node,
-                            );
+                            // The re-search goes a ply deeper when the reduced search beat
+                            // the best score by far, a ply shallower when only just (root
+                            // rule: exactly to the full depth).
+                            let mut research_depth = new_depth;
+                            if !root {
+                                if score > best.score + params.lmr_deeper_margin + 2 * new_depth {
+                                    research_depth += 1;
+                                } else if score < best.score + params.lmr_shallower_margin {
+                                    research_depth -= 1;
+                                }
+                            }
+                            if research_depth > reduced {
+                                score = -self.search(
+                                    shared,
+                                    -alpha - 1,
+                                    -alpha,
+                                    research_depth,
+                                    ply + 1,
+                                    research_cut_node,
+                                );
+                            }
                         }
                     }
                     None => {
@@ -563,6 +600,24 @@ impl SearchThread {
             );
         }
 
+        // Step 14b. Learn from a fail low: every reply failed, so the opponent's quiet move
+        // that led here was a good one; reward it in the parent's context.
+        if best_score <= original_alpha && ply >= 2 && excluded.is_null() {
+            let previous = self.stack[ply - 1].mv;
+            let quiet_previous = self
+                .pos
+                .history()
+                .last()
+                .is_some_and(|undo| undo.captured.is_none());
+            if !previous.is_null() && !previous.is_noisy() && quiet_previous {
+                let bonus = self.params().history_bonus(depth) * params.prior_move_bonus / 64;
+                let piece = self.pos.piece_at(previous.to());
+                let contexts = self.contexts(ply - 1);
+                self.history
+                    .update_quiet(us.flip(), previous, piece, contexts, bonus);
+            }
+        }
+
         // Step 15. A search without the excluded move is not this position's result: neither
         // stored nor learnt from.
         if !excluded.is_null() {
@@ -589,9 +644,9 @@ impl SearchThread {
         }
 
         // Step 17. Store the result.
-        shared
-            .tt
-            .store(key, ply, best_move, best_score, raw_eval, depth, bound);
+        shared.tt.store(
+            key, ply, best_move, best_score, raw_eval, depth, bound, tt_pv,
+        );
         best_score
     }
 

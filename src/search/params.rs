@@ -103,6 +103,11 @@ search_params! {
     lmr_min_depth: 3, 1, 8;
     /// A quiet move's history score reduces one ply less per this much.
     lmr_history_divisor: 8192, 1024, 32768;
+    /// A reduced move that beats the best score by this + 2 · depth is re-searched a ply
+    /// deeper ...
+    lmr_deeper_margin: 40, 0, 200;
+    /// ... and one that beats it by less than this a ply shallower.
+    lmr_shallower_margin: 8, 0, 50;
     /// Root rule: moves searched (0-based) before the root reduces at all.
     root_lmr_min_moves: 3, 1, 10;
 
@@ -131,7 +136,11 @@ search_params! {
     futility_base: 100, 0, 300;
     futility_per_depth: 100, 20, 300;
 
-    // -- Static-exchange pruning (steps 10c, 10d)
+    // -- History pruning (step 10c): quiets with history below -margin · depth are skipped
+    history_prune_max_depth: 4, 1, 8;
+    history_prune_margin: 2048, 256, 8192;
+
+    // -- Static-exchange pruning (steps 10d, 10e)
     see_max_depth: 6, 1, 12;
     /// Quiet moves may lose at most this · depth² centipawns by exchange.
     see_quiet_margin: 25, 0, 100;
@@ -153,6 +162,8 @@ search_params! {
     history_bonus_quadratic: 16, 0, 64;
     history_bonus_linear: 32, 0, 256;
     history_bonus_max: 1600, 200, 4000;
+    /// A fail low rewards the opponent's quiet move before it by the bonus · this / 64.
+    prior_move_bonus: 64, 0, 256;
 
     // -- Correction history (step 16)
     /// The largest correction, in centipawns.

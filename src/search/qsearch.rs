@@ -40,6 +40,7 @@ impl SearchThread {
             return hit.score;
         }
         let tt_move = hit.map_or(Move::NULL, |hit| hit.mv);
+        let tt_pv = pv_node || hit.is_some_and(|hit| hit.pv);
 
         // Stand pat on the static evaluation (not in check: there every evasion counts).
         let raw_eval;
@@ -56,9 +57,16 @@ impl SearchThread {
             stand_pat = sharpened(hit, static_eval);
             if stand_pat >= beta {
                 if hit.is_none() {
-                    shared
-                        .tt
-                        .store(key, ply, Move::NULL, stand_pat, raw_eval, 0, Bound::Lower);
+                    shared.tt.store(
+                        key,
+                        ply,
+                        Move::NULL,
+                        stand_pat,
+                        raw_eval,
+                        0,
+                        Bound::Lower,
+                        tt_pv,
+                    );
                 }
                 return stand_pat;
             }
@@ -112,7 +120,7 @@ impl SearchThread {
         };
         shared
             .tt
-            .store(key, ply, best.mv, best.score, raw_eval, 0, bound);
+            .store(key, ply, best.mv, best.score, raw_eval, 0, bound, tt_pv);
         best.score
     }
 }
