@@ -95,7 +95,6 @@ struct Bucket {
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
-#[allow(clippy::too_many_arguments)]
 fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, age: u8, pv: bool) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.0 as u64)

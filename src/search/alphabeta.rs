@@ -357,6 +357,7 @@ impl SearchThread {
                 continue;
             }
             let quiet = !mv.is_noisy();
+            let piece = self.pos.piece_at(mv.from());
             // Start loading the child's table bucket while the pruning below decides.
             shared.tt.prefetch(self.pos.key_after(mv));
 
@@ -383,9 +384,7 @@ impl SearchThread {
                     // failing here is not worth a search at low depth.
                     if depth <= params.history_prune_max_depth
                         && !picker.is_refutation(mv)
-                        && self
-                            .history
-                            .quiet_score(us, mv, self.pos.piece_at(mv.from()), contexts)
+                        && self.history.quiet_score(us, mv, piece, contexts)
                             < -params.history_prune_margin * depth
                     {
                         continue;
@@ -461,7 +460,6 @@ impl SearchThread {
                 }
                 self.seldepth = 0;
             }
-            let piece = self.pos.piece_at(mv.from());
             let captured = captured_kind(&self.pos, mv);
             self.make_move(shared, mv, ply);
             moves_searched += 1;
@@ -604,13 +602,8 @@ impl SearchThread {
         // that led here was a good one; reward it in the parent's context.
         if best_score <= original_alpha && ply >= 2 && excluded.is_null() {
             let previous = self.stack[ply - 1].mv;
-            let quiet_previous = self
-                .pos
-                .history()
-                .last()
-                .is_some_and(|undo| undo.captured.is_none());
-            if !previous.is_null() && !previous.is_noisy() && quiet_previous {
-                let bonus = self.params().history_bonus(depth) * params.prior_move_bonus / 64;
+            if !previous.is_null() && !previous.is_noisy() {
+                let bonus = params.history_bonus(depth) * params.prior_move_bonus / 64;
                 let piece = self.pos.piece_at(previous.to());
                 let contexts = self.contexts(ply - 1);
                 self.history
