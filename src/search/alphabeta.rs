@@ -265,6 +265,17 @@ impl SearchThread {
             eval = sharpened(hit, static_eval);
         }
         self.stack[ply].static_eval = static_eval;
+        // Step 5b. The opponent's quiet move is judged by what it did to the static
+        // evaluation: one that left them worse than before it is worth less in ordering.
+        if ply >= 1 && excluded.is_null() && static_eval != NO_EVAL {
+            let previous = self.stack[ply - 1];
+            if previous.static_eval != NO_EVAL && !previous.mv.is_null() && !previous.mv.is_noisy()
+            {
+                let bonus = (-(previous.static_eval + static_eval) * params.eval_history_mult)
+                    .clamp(-params.eval_history_max, params.eval_history_max);
+                self.history.update_butterfly(us.flip(), previous.mv, bonus);
+            }
+        }
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         if !root {
             self.stack[ply + 1].killers = [Move::NULL; 2];

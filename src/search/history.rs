@@ -104,6 +104,11 @@ impl History {
         }
     }
 
+    /// Rewards `mv` by `bonus` in the butterfly table only (no context).
+    pub fn update_butterfly(&mut self, color: Color, mv: Move, bonus: i32) {
+        gravity(&mut self.butterfly[butterfly_index(color, mv)], bonus);
+    }
+
     #[inline(always)]
     fn capture_index(piece: Piece, mv: Move, captured: PieceType) -> usize {
         piece_to(piece, mv) * 8 + captured as usize

@@ -171,6 +171,13 @@ search_params! {
     /// An update's weight is min(depth + 1, this) out of 256.
     correction_max_weight: 16, 2, 64;
 
+    // -- Evaluation-difference history (step 5b)
+    /// The opponent's last quiet move gains this times minus the sum of the two static
+    /// evaluations (its side's loss) in the butterfly history...
+    eval_history_mult: 8, 0, 32;
+    /// ... at most this much either way.
+    eval_history_max: 1200, 0, 4096;
+
     // -- Quiescence search
     /// Delta pruning: what a capture may bring beyond its victim's value.
     qsearch_delta_margin: 150, 0, 500;
