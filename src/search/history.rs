@@ -137,3 +137,39 @@ impl History {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    #[test]
+    fn butterfly_update_moves_only_that_colour_and_move() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let (first, second) = (moves[0], moves[1]);
+        let piece = pos.piece_at(first.from());
+        let mut history = History::new();
+        history.update_butterfly(Color::White, first, 1000);
+        assert_eq!(
+            history.quiet_score(Color::White, first, piece, [None, None]),
+            1000
+        );
+        assert_eq!(
+            history.quiet_score(Color::Black, first, piece, [None, None]),
+            0
+        );
+        assert_eq!(
+            history.quiet_score(Color::White, second, piece, [None, None]),
+            0
+        );
+        // Gravity keeps a repeated bonus inside the table's range.
+        for _ in 0..100 {
+            history.update_butterfly(Color::White, first, -HISTORY_MAX);
+        }
+        assert_eq!(
+            history.quiet_score(Color::White, first, piece, [None, None]),
+            -HISTORY_MAX
+        );
+    }
+}
