@@ -1,5 +1,6 @@
 //! What the search learns about moves while it runs, for move ordering and reductions:
-//! - butterfly history: `[colour][from][to]`, how often a quiet move caused a beta cutoff;
+//! - butterfly history: `[colour][from][to]`, how often a quiet move caused a beta cutoff (and,
+//!   from `alphabeta`'s step 5b, what it did to the static evaluation);
 //! - continuation history: `[previous piece][previous to][piece][to]`, the same but in the
 //!   context of the move one or two plies earlier (counter-move and follow-up history);
 //! - capture history: `[piece][to][captured kind]`, for ordering captures of equal victim;
@@ -94,7 +95,7 @@ impl History {
         contexts: [Option<usize>; 2],
         bonus: i32,
     ) {
-        gravity(&mut self.butterfly[butterfly_index(color, mv)], bonus);
+        self.update_butterfly(color, mv, bonus);
         let target = piece_to(piece, mv);
         for context in contexts.into_iter().flatten() {
             gravity(
