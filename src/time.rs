@@ -3,8 +3,9 @@
 //! Two deadlines, both measured from the moment our clock started running (the `go`, or the
 //! `ponderhit` when pondering):
 //! - the *soft* deadline is asked between iterations: "is another depth worth starting?". It
-//!   stretches when the best move keeps changing or the score drops, and shrinks while the best
-//!   move stays the same; with a single legal move the search stops after its first iteration.
+//!   stretches when the best move keeps changing, the score drops or the other root moves take
+//!   a large share of the nodes, and shrinks while the best move stays the same; with a single
+//!   legal move the search stops after its first iteration.
 //! - the *hard* deadline is polled inside the search every few thousand nodes and ends it at
 //!   once. It never exceeds the remaining clock minus the Move Overhead (the time the GUI, the
 //!   pipes and the operating system need), except for a floor of `MINIMUM_THINK` so that even a
@@ -39,6 +40,9 @@ pub struct IterationOutcome {
     /// Score of this iteration minus the previous one (negative: it dropped), centipawns.
     pub score_change: i32,
     pub legal_moves: usize,
+    /// The share of the search's nodes spent below the best move, in 0..=1: near 1 when
+    /// every other move was refuted at once, lower while the others keep the search busy.
+    pub best_move_node_share: f64,
 }
 
 /// The clock as `go` gives it, for the side to move, in milliseconds. Negative times happen
@@ -157,7 +161,8 @@ impl<'a> TimeManager<'a> {
 }
 
 /// How much of the soft budget this iteration deserves, in 0.4..=2.5: more while the best
-/// move changes or the score falls, less while the best move stays put.
+/// move changes, the score falls or the best move gets a small share of the nodes (the
+/// alternatives are hard to refute), less while the best move stays put.
 fn soft_scale(outcome: &IterationOutcome) -> f64 {
     let instability = 1.0 + 0.5 * outcome.best_move_changes.min(3) as f64;
     let stability = 1.0 - 0.1 * outcome.stable_iterations.min(5) as f64;
@@ -166,7 +171,8 @@ fn soft_scale(outcome: &IterationOutcome) -> f64 {
     } else {
         1.0
     };
-    (instability * stability * falling).clamp(0.4, 2.5)
+    let contested = (1.6 - outcome.best_move_node_share.clamp(0.0, 1.0)) * 1.4;
+    (instability * stability * falling * contested).clamp(0.4, 2.5)
 }
 
 /// Soft and hard budgets for a clock.
@@ -362,6 +368,20 @@ mod tests {
         assert!(soft_scale(&changing) > soft_scale(&calm));
         assert!(soft_scale(&falling) > soft_scale(&calm));
         assert!(soft_scale(&stable) >= 0.4);
+    }
+
+    #[test]
+    fn scale_grows_when_the_best_move_gets_fewer_nodes() {
+        let clear = IterationOutcome {
+            best_move_node_share: 0.95,
+            ..Default::default()
+        };
+        let contested = IterationOutcome {
+            best_move_node_share: 0.4,
+            ..Default::default()
+        };
+        assert!(soft_scale(&contested) > soft_scale(&clear));
+        assert!(soft_scale(&clear) < 1.0);
     }
 
     #[test]

@@ -472,6 +472,7 @@ impl SearchThread {
                 self.seldepth = 0;
             }
             let captured = captured_kind(&self.pos, mv);
+            let nodes_before = self.nodes;
             self.make_move(shared, mv, ply);
             moves_searched += 1;
             let gives_check = self.pos.in_check();
@@ -562,6 +563,9 @@ impl SearchThread {
                 score = -self.search(shared, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.pos.unmake_move();
+            if root {
+                self.root_moves[root_index - 1].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }

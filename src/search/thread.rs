@@ -89,6 +89,9 @@ pub(super) struct RootMove {
     pub bound: Bound,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes spent below this move in the whole search so far (the time manager's measure of
+    /// how contested the root is).
+    pub nodes: u64,
 }
 
 pub(crate) struct SearchThread {
@@ -207,6 +210,7 @@ impl SearchThread {
                 bound: Bound::Upper,
                 seldepth: 0,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
     }
@@ -482,6 +486,7 @@ impl SearchThread {
                     0
                 },
                 legal_moves: self.root_moves.len(),
+                best_move_node_share: self.best_move_node_share(),
             };
             previous_value = value;
             if shared.time.soft_limit_reached(&outcome) {
@@ -498,6 +503,20 @@ impl SearchThread {
         result.hashfull = shared.tt.hashfull();
         result.tbhits = self.total_tb_hits(shared);
         result
+    }
+
+    /// The share of this thread's nodes spent below the current best root move (1.0 before
+    /// any node was counted).
+    fn best_move_node_share(&self) -> f64 {
+        let total: u64 = self
+            .root_moves
+            .iter()
+            .map(|root_move| root_move.nodes)
+            .sum();
+        if total == 0 {
+            return 1.0;
+        }
+        self.root_moves[0].nodes as f64 / total as f64
     }
 
     /// The table's move for the position after `best`, if it is legal there.
