@@ -374,6 +374,9 @@ impl SearchThread {
 
             // Step 10. Shallow-depth pruning, once a move has saved us from being mated.
             if !root && best.score > -MATE_BOUND && has_pieces {
+                // The depth this move would be searched at after its late-move reduction:
+                // futility and exchange pruning judge a late quiet move by it.
+                let lmr_depth = (depth - 1 - self.reduction(depth, moves_searched + 1)).max(0);
                 if quiet {
                     // Step 10a. Late-move pruning: enough quiet moves tried at low depth.
                     if depth <= params.lmp_max_depth
@@ -384,8 +387,8 @@ impl SearchThread {
                     }
                     // Step 10b. Futility pruning: no quiet move lifts eval this far.
                     if !in_check
-                        && depth <= params.futility_max_depth
-                        && eval + params.futility_base + params.futility_per_depth * depth
+                        && lmr_depth <= params.futility_max_depth
+                        && eval + params.futility_base + params.futility_per_depth * lmr_depth
                             <= best.alpha
                     {
                         picker.skip_quiets();
@@ -401,8 +404,12 @@ impl SearchThread {
                         continue;
                     }
                     // Step 10d. Quiet moves that hang material at low depth.
-                    if depth <= params.see_max_depth
-                        && !see_ge(&self.pos, mv, -params.see_quiet_margin * depth * depth)
+                    if lmr_depth <= params.see_max_depth
+                        && !see_ge(
+                            &self.pos,
+                            mv,
+                            -params.see_quiet_margin * lmr_depth * lmr_depth,
+                        )
                     {
                         continue;
                     }
