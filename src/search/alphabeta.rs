@@ -374,10 +374,10 @@ impl SearchThread {
 
             // Step 10. Shallow-depth pruning, once a move has saved us from being mated.
             if !root && best.score > -MATE_BOUND && has_pieces {
-                // The depth this move would be searched at after its late-move reduction:
-                // futility and exchange pruning judge a late quiet move by it.
-                let lmr_depth = (depth - 1 - self.reduction(depth, moves_searched + 1)).max(0);
                 if quiet {
+                    // The depth this move would be searched at after its late-move
+                    // reduction: futility and exchange pruning judge a late quiet move by it.
+                    let lmr_depth = (depth - 1 - self.reduction(depth, moves_searched + 1)).max(0);
                     // Step 10a. Late-move pruning: enough quiet moves tried at low depth.
                     if depth <= params.lmp_max_depth
                         && quiets_tried.len() >= late_move_count(params.lmp_base, depth, improving)

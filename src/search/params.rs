@@ -131,7 +131,8 @@ search_params! {
     lmp_max_depth: 8, 1, 16;
     lmp_base: 3, 0, 10;
 
-    // -- Futility pruning (step 10b): eval + base + per_depth · depth <= alpha
+    // -- Futility pruning (step 10b): eval + base + per_depth · lmr_depth <= alpha, where
+    //    lmr_depth is the depth the quiet move would get after its late-move reduction
     futility_max_depth: 8, 1, 16;
     futility_base: 100, 0, 300;
     futility_per_depth: 100, 20, 300;
@@ -142,7 +143,8 @@ search_params! {
 
     // -- Static-exchange pruning (steps 10d, 10e)
     see_max_depth: 6, 1, 12;
-    /// Quiet moves may lose at most this · depth² centipawns by exchange.
+    /// Quiet moves may lose at most this · lmr_depth² centipawns by exchange (lmr_depth as in
+    /// step 10b, which `see_max_depth` also limits for quiets).
     see_quiet_margin: 25, 0, 100;
     /// Captures may lose at most this · depth.
     see_capture_margin: 90, 0, 300;
