@@ -377,9 +377,13 @@ impl SearchThread {
                 } else {
                     (-INFINITE, INFINITE)
                 };
+            // After a fail high the window is searched again a ply shallower (at most three
+            // plies): the move that failed high is usually good, and the cheaper re-search
+            // finds its score sooner.
+            let mut search_depth = depth;
             loop {
                 self.pv_index = pv_index;
-                let score = self.search(shared, alpha, beta, depth, 0, false);
+                let score = self.search(shared, alpha, beta, search_depth, 0, false);
                 let length = self.root_moves.len();
                 self.sort_root_moves(pv_index, length);
                 if self.stopped {
@@ -389,9 +393,11 @@ impl SearchThread {
                 let bound = if score <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITE);
+                    search_depth = depth;
                     Bound::Upper
                 } else if score >= beta {
                     beta = (score + delta).min(INFINITE);
+                    search_depth = (search_depth - 1).max(depth - 3).max(1);
                     Bound::Lower
                 } else {
                     break;
