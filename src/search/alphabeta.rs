@@ -260,7 +260,7 @@ impl SearchThread {
             static_eval = if root {
                 raw_eval
             } else {
-                self.corrected(raw_eval)
+                self.corrected(raw_eval, ply)
             };
             eval = sharpened(hit, static_eval);
         }
@@ -654,8 +654,9 @@ impl SearchThread {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
+            let context = self.previous_context(ply);
             self.correction
-                .update(&self.pos, depth, best_score - raw_eval, &params);
+                .update(&self.pos, context, depth, best_score - raw_eval, &params);
         }
 
         // Step 17. Store the result.

@@ -18,9 +18,9 @@
 //! deepening, aspiration windows, root moves, MultiPV), `alphabeta` (the PVS negamax with its
 //! numbered steps, root included), `qsearch`, `movepick` (staged ordering), `history`
 //! (counter moves and the history tables; the killers are per ply, in the search stack's
-//! `Frame.killers` in `thread`), `correction` (evaluation correction by pawn structure), `see`
-//! (static exchange), `tablebase` (where the Syzygy tables enter: the root's move filter and
-//! the tree's WDL probes).
+//! `Frame.killers` in `thread`), `correction` (evaluation correction by pawn structure and by
+//! the previous move), `see` (static exchange), `tablebase` (where the Syzygy tables enter: the
+//! root's move filter and the tree's WDL probes).
 
 mod alphabeta;
 mod correction;

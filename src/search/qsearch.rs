@@ -53,7 +53,7 @@ impl SearchThread {
                 Some(hit) if hit.eval.abs() < MATE_BOUND => hit.eval,
                 _ => self.evaluate(),
             };
-            let static_eval = self.corrected(raw_eval);
+            let static_eval = self.corrected(raw_eval, ply);
             stand_pat = sharpened(hit, static_eval);
             if stand_pat >= beta {
                 if hit.is_none() {

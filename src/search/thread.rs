@@ -249,10 +249,24 @@ impl SearchThread {
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A raw static evaluation corrected by the correction history, clear of the mate range.
+    /// A raw static evaluation at `ply` corrected by the correction history, clear of the mate
+    /// range.
     #[inline(always)]
-    pub(super) fn corrected(&self, raw_eval: i32) -> i32 {
-        (raw_eval + self.correction.correction(&self.pos)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    pub(super) fn corrected(&self, raw_eval: i32, ply: usize) -> i32 {
+        let correction = self
+            .correction
+            .correction(&self.pos, self.previous_context(ply));
+        (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The context of the move that led to the node at `ply` (`None` at the root).
+    #[inline(always)]
+    pub(super) fn previous_context(&self, ply: usize) -> Option<usize> {
+        if ply >= 1 {
+            self.stack[ply - 1].context
+        } else {
+            None
+        }
     }
 
     /// Plays `mv` at `ply`, recording it on the stack for histories and counter moves.
