@@ -424,9 +424,10 @@ impl SearchThread {
             // Step 11a. Singular extension: when every move but the table move fails well
             // below its score, the table move is forced and gets a ply more (two outside PV
             // nodes when it is far below, a few times per line). When even without it the
-            // node fails high (multi-cut), the node is a cutoff; when only the table's score
-            // says the node fails high, the table move gets a ply less (negative extension).
-            // Extensions stop at twice the root depth, so check sequences cannot explode.
+            // node fails high (multi-cut), the node is a cutoff. (A negative extension, a ply
+            // less when only the table's score says the node fails high, gained nothing in
+            // games; README, Testing.) Extensions stop at twice the root depth, so check
+            // sequences cannot explode.
             let may_extend = (ply as i32) < 2 * self.root_depth;
             let mut extension = 0;
             if let Some(hit) = hit
@@ -461,8 +462,6 @@ impl SearchThread {
                     }
                 } else if singular_beta >= beta {
                     return singular_beta;
-                } else if hit.score >= beta {
-                    extension = -1;
                 }
             }
             self.stack[ply + 1].double_extensions =
