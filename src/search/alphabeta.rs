@@ -426,7 +426,7 @@ impl SearchThread {
             // nodes when it is far below, a few times per line). When even without it the
             // node fails high (multi-cut), the node is a cutoff. (A negative extension, a ply
             // less when only the table's score says the node fails high, gained nothing in
-            // games; README, Testing.) Extensions stop at twice the root depth, so check
+            // games: README, search changes.) Extensions stop at twice the root depth, so check
             // sequences cannot explode.
             let may_extend = (ply as i32) < 2 * self.root_depth;
             let mut extension = 0;
