@@ -653,9 +653,13 @@ impl SearchThread {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            let context = self.previous_context(ply);
-            self.correction
-                .update(&self.pos, context, depth, best_score - raw_eval, &params);
+            self.correction.update(
+                &self.pos,
+                contexts[0],
+                depth,
+                best_score - raw_eval,
+                &params,
+            );
         }
 
         // Step 17. Store the result.

@@ -20,11 +20,10 @@ use crate::position::Position;
 use crate::types::{Color, Piece, PieceType};
 use crate::zobrist::pawn_king_key;
 
+use super::history::CONTINUATION_BLOCK;
 use super::params::SearchParams;
 
 const ENTRIES: usize = 16384;
-/// Previous-move contexts: `piece_to` of the move that led to the node.
-const CONTEXTS: usize = 16 * 64;
 /// Entry units per centipawn.
 const GRAIN: i32 = 256;
 /// Weights are out of this.
@@ -59,14 +58,14 @@ fn index(pos: &Position) -> usize {
 
 #[inline(always)]
 fn continuation_index(pos: &Position, context: usize) -> usize {
-    pos.side_to_move().index() * CONTEXTS + context
+    pos.side_to_move().index() * CONTINUATION_BLOCK + context
 }
 
 impl CorrectionHistory {
     pub fn new() -> CorrectionHistory {
         CorrectionHistory {
             table: vec![0; 2 * ENTRIES],
-            continuation: vec![0; 2 * CONTEXTS],
+            continuation: vec![0; 2 * CONTINUATION_BLOCK],
         }
     }
 

@@ -17,7 +17,8 @@ use crate::types::{Color, Piece, PieceType, to_64};
 
 pub const HISTORY_MAX: i32 = 16384;
 
-const CONTINUATION_BLOCK: usize = 16 * 64;
+/// Contexts: one per `piece_to` pair.
+pub const CONTINUATION_BLOCK: usize = 16 * 64;
 
 /// Index of a (piece, destination) pair, the unit all the contextual tables use.
 #[inline(always)]

@@ -253,20 +253,8 @@ impl SearchThread {
     /// range.
     #[inline(always)]
     pub(super) fn corrected(&self, raw_eval: i32, ply: usize) -> i32 {
-        let correction = self
-            .correction
-            .correction(&self.pos, self.previous_context(ply));
+        let correction = self.correction.correction(&self.pos, self.contexts(ply)[0]);
         (raw_eval + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    /// The context of the move that led to the node at `ply` (`None` at the root).
-    #[inline(always)]
-    pub(super) fn previous_context(&self, ply: usize) -> Option<usize> {
-        if ply >= 1 {
-            self.stack[ply - 1].context
-        } else {
-            None
-        }
     }
 
     /// Plays `mv` at `ply`, recording it on the stack for histories and counter moves.
