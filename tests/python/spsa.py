@@ -8,15 +8,18 @@ a UCI spin option. Each iteration k perturbs every tuned parameter by +c_k or -c
 pair, colours swapped), and moves every parameter by R_k * c_k * (wins - losses) * delta with
 R_k = a_k / c_k^2. The schedule is fishtest's, c_k = c / (k+1)^0.101 and
 a_k = a / (A+k+1)^0.602 with A a tenth of the iterations, c and a chosen so the last
-iteration perturbs by c_end (a twentieth of the range) and learns at r_end (0.002). Values
-are kept as floats and rounded (and clamped to the range) only when sent to the engine.
+iteration perturbs by c_end (a twentieth of the range, at most a tenth of the default) and
+learns at r_end (0.002). Values are kept as floats and rounded (and clamped to the range) only
+when sent to the engine.
 
     cargo build --release --features spsa && cp target/release/engine /tmp/engine-spsa
     python3 tests/python/spsa.py --engine /tmp/engine-spsa --state spsa.json \\
         --iterations 2000 --pairs 4 --nodes 20000 [--params rfp_margin,lmr_base]
 
-The state file (JSON) holds the values, the iteration, and the games played; a stopped run
-continues from it with the same command. A progress line per iteration shows the score and
+The state file (JSON) holds the values, the iteration, the games played and the game
+conditions (nodes or tc, pairs); a stopped run continues from it with the same command, in the
+conditions it started with. The current run's state is kept in the repository
+(tests/spsa-state.json) so that it survives the machine. A progress line per iteration shows the score and
 the parameters that moved most; `--show` prints the current values as params.rs lines.
 The tuned values are then SPRT-tested against the defaults (README: Testing).
 """
@@ -54,9 +57,10 @@ def new_state(table, names, iterations):
     state = {"iteration": 0, "games": 0, "iterations": iterations, "params": {}}
     for name in names:
         default, low, high = table[name]
-        # Perturbation at the end of the run: a twentieth of the range (at least 1); the
-        # learning rate at the end: 0.002 (fishtest's customary r_end).
-        c_end = max(1.0, (high - low) / 20.0)
+        # Perturbation at the end of the run: a twentieth of the range, but at most a tenth
+        # of the default (the wide ranges would otherwise start at +-40 % of a margin), at
+        # least 1; the learning rate at the end: 0.002 (fishtest's customary r_end).
+        c_end = max(1.0, min((high - low) / 20.0, abs(default) / 10.0))
         state["params"][name] = {"value": float(default), "min": low, "max": high,
                                  "c_end": c_end, "r_end": 0.002}
     return state
@@ -130,6 +134,12 @@ def main():
             print(f"unknown parameters: {', '.join(unknown)}", file=sys.stderr)
             return 2
         state = new_state(table, names, args.iterations)
+        state["settings"] = {"nodes": args.nodes, "tc": args.tc, "pairs": args.pairs}
+    # A resumed run keeps the conditions it started with (the state file is the run).
+    for key, value in state.get("settings", {}).items():
+        if getattr(args, key) != value:
+            print(f"{key} {value} (from {args.state})", file=sys.stderr)
+            setattr(args, key, value)
     if args.show:
         show(state)
         return 0
@@ -150,7 +160,9 @@ def main():
             c_k, a_k = steps[name]
             change = a_k / c_k ** 2 * c_k * result * deltas[name]
             spec["value"] = min(spec["max"], max(spec["min"], spec["value"] + change))
-            moved.append((abs(change), name, spec["value"]))
+            # Ranked by the step in units of the parameter's perturbation, so a divisor in
+            # the thousands does not always lead the list.
+            moved.append((abs(change) / spec["c_end"], name, spec["value"]))
         state["iteration"] += 1
         state["games"] += wins + losses + draws
         with open(args.state + ".tmp", "w") as out:
