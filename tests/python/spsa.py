@@ -19,8 +19,9 @@ when sent to the engine.
 The state file (JSON) holds the values, the iteration, the games played and the game
 conditions (nodes or tc, pairs); a stopped run continues from it with the same command, in the
 conditions it started with. The current run's state is kept in the repository
-(tests/spsa-state.json) so that it survives the machine. A progress line per iteration shows the score and
-the parameters that moved most; `--show` prints the current values as params.rs lines.
+(tests/spsa-state.json) so that it survives the machine. A progress line per iteration shows
+the score and the parameters that moved most (by their step in units of their perturbation);
+`--show` prints the current values as params.rs lines.
 The tuned values are then SPRT-tested against the defaults (README: Testing).
 """
 
