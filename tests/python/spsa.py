@@ -21,7 +21,10 @@ conditions (nodes or tc, pairs); a stopped run continues from it with the same c
 conditions it started with. The current run's state is kept in the repository
 (tests/spsa-state.json) so that it survives the machine. A progress line per iteration shows
 the score and the parameters that moved most (by their step in units of their perturbation);
-`--show` prints the current values as params.rs lines.
+`--show` prints the current values as params.rs lines. `--set-r-end R` changes a resumed run's
+learning rate from its current iteration on (the change is kept in the state's history): a
+run whose values hardly move for its budget of games can be given a larger step without
+starting again.
 The tuned values are then SPRT-tested against the defaults (README: Testing).
 """
 
@@ -123,6 +126,9 @@ def main():
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", action="store_true", help="print the values and stop")
+    parser.add_argument("--set-r-end", type=float, default=None,
+                        help="change the run's end learning rate from this iteration on "
+                             "(recorded in the state's history)")
     args = parser.parse_args()
 
     table = read_table()
@@ -144,6 +150,15 @@ def main():
     if args.show:
         show(state)
         return 0
+    if args.set_r_end is not None:
+        if not 0 < args.set_r_end < 1:
+            print(f"--set-r-end must be in (0, 1), not {args.set_r_end}", file=sys.stderr)
+            return 2
+        for spec in state["params"].values():
+            spec["r_end"] = args.set_r_end
+        state.setdefault("history", []).append(
+            {"iteration": state["iteration"], "r_end": args.set_r_end})
+        print(f"r_end {args.set_r_end} from iteration {state['iteration']}", file=sys.stderr)
     random.seed(args.seed * 1_000_003 + state["iteration"])
     while state["iteration"] < state["iterations"]:
         started = time.time()

@@ -45,11 +45,11 @@ def engine_options(argv, name):
     return values
 
 
-def run_tuner(directory, state, fake, nodes, iterations_on_command_line):
+def run_tuner(directory, state, fake, nodes, iterations_on_command_line, extra=()):
     command = [sys.executable, os.path.join(HERE, "spsa.py"), "--engine", "/bin/true",
                "--state", state, "--fastchess", fake, "--nodes", str(nodes),
                "--iterations", str(iterations_on_command_line), "--pairs", "4",
-               "--params", "rfp_margin,lmr_divisor,nmp_base"]
+               "--params", "rfp_margin,lmr_divisor,nmp_base", *extra]
     return subprocess.run(command, capture_output=True, text=True, cwd=directory)
 
 
@@ -124,6 +124,33 @@ def main():
         shown = re.findall(r"^\s+(\w+): (-?\d+), (-?\d+), (-?\d+);", third.stdout, re.M)
         if [name for name, *_ in shown] != ["rfp_margin", "lmr_divisor", "nmp_base"]:
             failures.append(f"--show lines not in params.rs form: {third.stdout[-400:]}")
+
+        # --set-r-end changes the learning rate of a resumed run from its iteration on, and
+        # the next step is the schedule's with the new rate (ten times the old one here).
+        state = json.load(open(state_path))
+        state["iterations"] = 5
+        json.dump(state, open(state_path, "w"))
+        before = {name: spec["value"] for name, spec in state["params"].items()}
+        fourth = run_tuner(directory, state_path, fake, 5000, 10, ["--set-r-end", "0.02"])
+        after = json.load(open(state_path))
+        if fourth.returncode != 0 or after.get("history") != [{"iteration": 4, "r_end": 0.02}]:
+            failures.append(f"--set-r-end not recorded: {after.get('history')}, "
+                            f"rc {fourth.returncode}")
+        argv = [json.loads(line) for line in open(log)][-1]
+        plus, minus = engine_options(argv, "plus"), engine_options(argv, "minus")
+        for name, spec in after["params"].items():
+            if spec["r_end"] != 0.02:
+                failures.append(f"{name}: r_end {spec['r_end']} after --set-r-end 0.02")
+            delta = 1 if plus[name] > minus[name] else -1
+            state["params"][name]["r_end"] = 0.02
+            state["iteration"] = 4
+            c_k, a_k = spsa.schedule(state, state["params"][name])
+            expected = before[name] + a_k / c_k * (5 - 2) * delta
+            if abs(spec["value"] - expected) > 1e-9:
+                failures.append(f"{name}: {spec['value']} after --set-r-end, {expected} by hand")
+        bad = run_tuner(directory, state_path, fake, 5000, 10, ["--set-r-end", "7"])
+        if bad.returncode != 2 or "--set-r-end" not in bad.stderr:
+            failures.append(f"--set-r-end 7 accepted: rc {bad.returncode}")
 
     for failure in failures:
         print("FAIL", failure)
