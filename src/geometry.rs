@@ -10,7 +10,7 @@
 //!
 //! Both are built at compile time.
 
-use crate::types::{PieceType, Square};
+use crate::types::{Color, PieceType, Square};
 
 pub const KNIGHT_OFFSETS: [i32; 8] = [33, 31, 18, 14, -33, -31, -18, -14];
 pub const KING_OFFSETS: [i32; 8] = [1, -1, 16, -16, 15, 17, -15, -17];
@@ -61,6 +61,69 @@ const fn build_attackers() -> [u8; TABLE_SIZE] {
     table
 }
 
+/// The dense bit (`1 << to_64(square)`) of every 0x88 index; 0 for the off-board ones.
+const fn build_bits() -> [u64; 128] {
+    let mut table = [0u64; 128];
+    let mut square = 0;
+    while square < 128 {
+        if square & 0x88 == 0 {
+            table[square] = 1 << ((square + (square & 7)) >> 1);
+        }
+        square += 1;
+    }
+    table
+}
+
+/// For every 0x88 square, the dense mask of the squares one of `offsets` away.
+const fn build_leaps(offsets: &[i32]) -> [u64; 128] {
+    let bits = build_bits();
+    let mut table = [0u64; 128];
+    let mut square = 0;
+    while square < 128 {
+        if square & 0x88 == 0 {
+            let mut i = 0;
+            while i < offsets.len() {
+                let target = square as i32 + offsets[i];
+                if target & !0x77 == 0 {
+                    table[square] |= bits[target as usize];
+                }
+                i += 1;
+            }
+        }
+        square += 1;
+    }
+    table
+}
+
+static BITS: [u64; 128] = build_bits();
+static KNIGHT_LEAPS: [u64; 128] = build_leaps(&KNIGHT_OFFSETS);
+static KING_LEAPS: [u64; 128] = build_leaps(&KING_OFFSETS);
+static PAWN_CAPTURES: [[u64; 128]; 2] = [build_leaps(&[15, 17]), build_leaps(&[-15, -17])];
+
+/// The dense bit of an on-board square (`1 << to_64(square)`).
+#[inline(always)]
+pub fn square_bit(square: Square) -> u64 {
+    BITS[square as usize & 0x7F]
+}
+
+/// The squares a knight on `square` attacks, as a dense mask.
+#[inline(always)]
+pub fn knight_leaps(square: Square) -> u64 {
+    KNIGHT_LEAPS[square as usize & 0x7F]
+}
+
+/// The squares a king on `square` attacks, as a dense mask.
+#[inline(always)]
+pub fn king_leaps(square: Square) -> u64 {
+    KING_LEAPS[square as usize & 0x7F]
+}
+
+/// The squares a pawn of `color` on `square` attacks, as a dense mask.
+#[inline(always)]
+pub fn pawn_captures(color: Color, square: Square) -> u64 {
+    PAWN_CAPTURES[color.index()][square as usize & 0x7F]
+}
+
 static STEP: [i8; TABLE_SIZE] = build_step();
 static ATTACKERS: [u8; TABLE_SIZE] = build_attackers();
 
@@ -97,6 +160,30 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         parse_square(name).expect("test square")
+    }
+
+    fn dense(names: &[&str]) -> u64 {
+        names
+            .iter()
+            .map(|&name| 1u64 << crate::types::to_64(sq(name)))
+            .sum()
+    }
+
+    #[test]
+    fn leap_masks_stay_on_the_board() {
+        assert_eq!(knight_leaps(sq("a1")), dense(&["b3", "c2"]));
+        assert_eq!(
+            knight_leaps(sq("e4")),
+            dense(&["d6", "f6", "c5", "g5", "c3", "g3", "d2", "f2"])
+        );
+        assert_eq!(king_leaps(sq("h8")), dense(&["g8", "g7", "h7"]));
+        assert_eq!(pawn_captures(Color::White, sq("a2")), dense(&["b3"]));
+        assert_eq!(pawn_captures(Color::Black, sq("e7")), dense(&["d6", "f6"]));
+        assert_eq!(pawn_captures(Color::White, sq("h8")), 0);
+        for index in 0..64 {
+            let square = crate::types::from_64(index);
+            assert_eq!(square_bit(square), 1 << index);
+        }
     }
 
     #[test]

@@ -273,7 +273,8 @@ impl SearchThread {
             {
                 let bonus = (-(previous.static_eval + static_eval) * params.eval_history_mult)
                     .clamp(-params.eval_history_max, params.eval_history_max);
-                self.history.update_butterfly(us.flip(), previous.mv, bonus);
+                self.history
+                    .update_butterfly(us.flip(), previous.mv, previous.threats, bonus);
             }
         }
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -341,8 +342,11 @@ impl SearchThread {
         // Step 9. The move loop: best-first from the staged picker, or at the root the
         // driver's list from the current MultiPV slot on.
         let contexts = self.contexts(ply);
+        let threats = self.pos.attacked_by(us.flip());
+        self.stack[ply].threats = threats;
         let counter = self.history.counter_move(contexts[0]);
-        let mut picker = MovePicker::new(tt_move, self.stack[ply].killers, counter, contexts);
+        let mut picker =
+            MovePicker::new(tt_move, self.stack[ply].killers, counter, contexts, threats);
         let mut root_index = self.pv_index;
         let mut best = Best::new(-INFINITE, alpha, beta);
         let mut moves_searched = 0usize;
@@ -398,7 +402,7 @@ impl SearchThread {
                     // failing here is not worth a search at low depth.
                     if depth <= params.history_prune_max_depth
                         && !picker.is_refutation(mv)
-                        && self.history.quiet_score(us, mv, piece, contexts)
+                        && self.history.quiet_score(us, mv, piece, contexts, threats)
                             < -params.history_prune_margin * depth
                     {
                         continue;
@@ -515,7 +519,7 @@ impl SearchThread {
                         reduction -= tt_pv as i32;
                         reduction -= picker.is_refutation(mv) as i32;
                         reduction -= gives_check as i32;
-                        let history = self.history.quiet_score(us, mv, piece, contexts);
+                        let history = self.history.quiet_score(us, mv, piece, contexts, threats);
                         reduction -= history / params.lmr_history_divisor;
                     } else {
                         reduction = (reduction - 1).max(0) - tt_pv as i32;
@@ -627,8 +631,9 @@ impl SearchThread {
                 let bonus = params.history_bonus(depth) * params.prior_move_bonus / 64;
                 let piece = self.pos.piece_at(previous.to());
                 let contexts = self.contexts(ply - 1);
+                let threats = self.stack[ply - 1].threats;
                 self.history
-                    .update_quiet(us.flip(), previous, piece, contexts, bonus);
+                    .update_quiet(us.flip(), previous, piece, contexts, threats, bonus);
             }
         }
 
@@ -722,15 +727,17 @@ impl SearchThread {
     ) {
         let bonus = self.params().history_bonus(depth);
         let us = self.pos.side_to_move();
+        let threats = self.stack[ply].threats;
         if !best_move.is_noisy() {
             self.update_killers(ply, best_move);
             self.history.set_counter_move(contexts[0], best_move);
             let piece = self.pos.piece_at(best_move.from());
             self.history
-                .update_quiet(us, best_move, piece, contexts, bonus);
+                .update_quiet(us, best_move, piece, contexts, threats, bonus);
             for &mv in quiets_tried {
                 let piece = self.pos.piece_at(mv.from());
-                self.history.update_quiet(us, mv, piece, contexts, -bonus);
+                self.history
+                    .update_quiet(us, mv, piece, contexts, threats, -bonus);
             }
         } else {
             let piece = self.pos.piece_at(best_move.from());

@@ -1,6 +1,9 @@
 //! What the search learns about moves while it runs, for move ordering and reductions:
-//! - butterfly history: `[colour][from][to]`, how often a quiet move caused a beta cutoff (and,
-//!   from `alphabeta`'s step 5b, what it did to the static evaluation);
+//! - butterfly history: `[colour][threat][from][to]`, how often a quiet move caused a beta
+//!   cutoff (and, from `alphabeta`'s step 5b, what it did to the static evaluation). `threat`
+//!   says whether the opponent attacks the move's origin and its destination (the node's
+//!   threat map, `Position::attacked_by`): stepping out of an attack and stepping into one
+//!   are different moves however alike their squares, so each of the four cases learns apart;
 //! - continuation history: `[previous piece][previous to][piece][to]`, the same but in the
 //!   context of the move one or two plies earlier (counter-move and follow-up history);
 //! - capture history: `[piece][to][captured kind]`, for ordering captures of equal victim;
@@ -26,9 +29,14 @@ pub fn piece_to(piece: Piece, mv: Move) -> usize {
     piece.index() * 64 + to_64(mv.to())
 }
 
+/// The squares the side not to move attacks, as `Position::attacked_by` gives them.
+pub type Threats = u64;
+
 #[inline(always)]
-fn butterfly_index(color: Color, mv: Move) -> usize {
-    color.index() * 4096 + (mv.0 & 0xFFF) as usize
+fn butterfly_index(color: Color, mv: Move, threats: Threats) -> usize {
+    let from_attacked = (threats >> to_64(mv.from()) & 1) as usize;
+    let to_attacked = (threats >> to_64(mv.to()) & 1) as usize;
+    ((color.index() * 4 + from_attacked * 2 + to_attacked) << 12) + (mv.0 & 0xFFF) as usize
 }
 
 #[inline(always)]
@@ -55,7 +63,7 @@ impl Default for History {
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 * 4096],
+            butterfly: vec![0; 2 * 4 * 4096],
             continuation: vec![0; CONTINUATION_BLOCK * CONTINUATION_BLOCK],
             capture: vec![0; 16 * 64 * 8],
             counter: vec![Move::NULL; CONTINUATION_BLOCK],
@@ -69,8 +77,9 @@ impl History {
         self.counter.fill(Move::NULL);
     }
 
-    /// Ordering score of a quiet move: butterfly plus the continuation entries of the
-    /// contexts one and two plies back (`None` where there is no such move).
+    /// Ordering score of a quiet move: butterfly (under the node's threats) plus the
+    /// continuation entries of the contexts one and two plies back (`None` where there is no
+    /// such move).
     #[inline(always)]
     pub fn quiet_score(
         &self,
@@ -78,9 +87,10 @@ impl History {
         mv: Move,
         piece: Piece,
         contexts: [Option<usize>; 2],
+        threats: Threats,
     ) -> i32 {
         let target = piece_to(piece, mv);
-        let mut score = self.butterfly[butterfly_index(color, mv)] as i32;
+        let mut score = self.butterfly[butterfly_index(color, mv, threats)] as i32;
         for context in contexts.into_iter().flatten() {
             score += self.continuation[context * CONTINUATION_BLOCK + target] as i32;
         }
@@ -94,9 +104,10 @@ impl History {
         mv: Move,
         piece: Piece,
         contexts: [Option<usize>; 2],
+        threats: Threats,
         bonus: i32,
     ) {
-        self.update_butterfly(color, mv, bonus);
+        self.update_butterfly(color, mv, threats, bonus);
         let target = piece_to(piece, mv);
         for context in contexts.into_iter().flatten() {
             gravity(
@@ -107,8 +118,11 @@ impl History {
     }
 
     /// Rewards `mv` by `bonus` in the butterfly table only (no context).
-    pub fn update_butterfly(&mut self, color: Color, mv: Move, bonus: i32) {
-        gravity(&mut self.butterfly[butterfly_index(color, mv)], bonus);
+    pub fn update_butterfly(&mut self, color: Color, mv: Move, threats: Threats, bonus: i32) {
+        gravity(
+            &mut self.butterfly[butterfly_index(color, mv, threats)],
+            bonus,
+        );
     }
 
     #[inline(always)]
@@ -146,32 +160,36 @@ mod tests {
     use crate::position::Position;
 
     #[test]
-    fn butterfly_update_moves_only_that_colour_and_move() {
+    fn butterfly_update_moves_only_that_colour_move_and_threat() {
         let pos = Position::startpos();
         let moves = pos.legal_moves();
         let (first, second) = (moves[0], moves[1]);
         let piece = pos.piece_at(first.from());
+        let none = 0;
         let mut history = History::new();
-        history.update_butterfly(Color::White, first, 1000);
-        assert_eq!(
-            history.quiet_score(Color::White, first, piece, [None, None]),
-            1000
-        );
-        assert_eq!(
-            history.quiet_score(Color::Black, first, piece, [None, None]),
-            0
-        );
-        assert_eq!(
-            history.quiet_score(Color::White, second, piece, [None, None]),
-            0
-        );
+        history.update_butterfly(Color::White, first, none, 1000);
+        let score = |history: &History, color, mv, threats| {
+            history.quiet_score(color, mv, piece, [None, None], threats)
+        };
+        assert_eq!(score(&history, Color::White, first, none), 1000);
+        assert_eq!(score(&history, Color::Black, first, none), 0);
+        assert_eq!(score(&history, Color::White, second, none), 0);
+        // The same move with its origin, its destination or both attacked is another entry;
+        // threats elsewhere on the board change nothing.
+        let from = 1u64 << to_64(first.from());
+        let to = 1u64 << to_64(first.to());
+        for threats in [from, to, from | to] {
+            assert_eq!(score(&history, Color::White, first, threats), 0);
+        }
+        let elsewhere = !(from | to);
+        assert_eq!(score(&history, Color::White, first, elsewhere), 1000);
+        history.update_butterfly(Color::White, first, to, -500);
+        assert_eq!(score(&history, Color::White, first, to), -500);
+        assert_eq!(score(&history, Color::White, first, none), 1000);
         // Gravity keeps a repeated bonus inside the table's range.
         for _ in 0..100 {
-            history.update_butterfly(Color::White, first, -HISTORY_MAX);
+            history.update_butterfly(Color::White, first, none, -HISTORY_MAX);
         }
-        assert_eq!(
-            history.quiet_score(Color::White, first, piece, [None, None]),
-            -HISTORY_MAX
-        );
+        assert_eq!(score(&history, Color::White, first, none), -HISTORY_MAX);
     }
 }

@@ -19,7 +19,7 @@ use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 use crate::types::PieceType;
 
-use super::history::History;
+use super::history::{History, Threats};
 use super::see::{see_ge, see_value};
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -54,6 +54,7 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     contexts: [Option<usize>; 2],
+    threats: Threats,
     quiescence: bool,
     skip_quiets: bool,
     list: MoveList,
@@ -71,6 +72,7 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         contexts: [Option<usize>; 2],
+        threats: Threats,
     ) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
@@ -78,6 +80,7 @@ impl MovePicker {
             killers,
             counter,
             contexts,
+            threats,
             quiescence: false,
             skip_quiets: false,
             list: MoveList::new(),
@@ -88,9 +91,15 @@ impl MovePicker {
         }
     }
 
-    /// The picker of a quiescence node: noisy moves only unless `in_check`.
-    pub fn quiescence(tt_move: Move, in_check: bool, contexts: [Option<usize>; 2]) -> MovePicker {
-        let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, contexts);
+    /// The picker of a quiescence node: noisy moves only unless `in_check` (`threats` orders
+    /// the quiet evasions then).
+    pub fn quiescence(
+        tt_move: Move,
+        in_check: bool,
+        contexts: [Option<usize>; 2],
+        threats: Threats,
+    ) -> MovePicker {
+        let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, contexts, threats);
         picker.quiescence = !in_check;
         if picker.quiescence && !tt_move.is_noisy() {
             picker.tt_move = Move::NULL;
@@ -213,8 +222,13 @@ impl MovePicker {
                     let color = pos.side_to_move();
                     for &mv in &self.list {
                         let piece = pos.piece_at(mv.from());
-                        self.scores
-                            .push(history.quiet_score(color, mv, piece, self.contexts));
+                        self.scores.push(history.quiet_score(
+                            color,
+                            mv,
+                            piece,
+                            self.contexts,
+                            self.threats,
+                        ));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiet;

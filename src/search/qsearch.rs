@@ -75,7 +75,13 @@ impl SearchThread {
         let delta_margin = self.params().qsearch_delta_margin;
 
         let contexts = self.contexts(ply);
-        let mut picker = MovePicker::quiescence(tt_move, in_check, contexts);
+        // Quiet moves come only as evasions: the threat map is needed only then.
+        let threats = if in_check {
+            self.pos.attacked_by(self.pos.side_to_move().flip())
+        } else {
+            0
+        };
+        let mut picker = MovePicker::quiescence(tt_move, in_check, contexts, threats);
         let mut best = Best::new(stand_pat, alpha, beta);
         let original_alpha = alpha;
         while let Some(mv) = picker.next(&self.pos, &self.history) {

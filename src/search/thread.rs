@@ -23,7 +23,7 @@ use crate::tt::TtHit;
 use crate::types::Piece;
 
 use super::correction::CorrectionHistory;
-use super::history::{History, piece_to};
+use super::history::{History, Threats, piece_to};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, SearchParams};
 use super::{Bound, Limits, PvLine, Report, Score, SearchResult, Shared};
 
@@ -65,6 +65,9 @@ pub(super) struct Frame {
     pub excluded: Move,
     /// Double extensions on the line from the root to this ply.
     pub double_extensions: i32,
+    /// The squares the opponent attacks here (`Position::attacked_by`), set before the move
+    /// loop: the butterfly history of this ply's quiet moves is keyed by it.
+    pub threats: Threats,
 }
 
 impl Frame {
@@ -76,6 +79,7 @@ impl Frame {
         in_check: false,
         excluded: Move::NULL,
         double_extensions: 0,
+        threats: 0,
     };
 }
 
