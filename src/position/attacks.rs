@@ -61,6 +61,31 @@ impl Iterator for Between {
     }
 }
 
+/// The squares one side attacks (`Position::attacked_by`), as masks of dense indices, each
+/// tier including the ones before it: attacked by a pawn; by a pawn or a minor piece; by
+/// anything but a queen or the king; by anything.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThreatMap {
+    pub pawns: u64,
+    pub minors: u64,
+    pub rooks: u64,
+    pub all: u64,
+}
+
+impl ThreatMap {
+    /// The squares where a piece of `kind` can be taken by a less valuable attacker (none for
+    /// pawns and kings).
+    #[inline(always)]
+    pub fn by_lesser(&self, kind: PieceType) -> u64 {
+        match kind {
+            PieceType::Knight | PieceType::Bishop => self.pawns,
+            PieceType::Rook => self.minors,
+            PieceType::Queen => self.rooks,
+            _ => 0,
+        }
+    }
+}
+
 impl Position {
     /// Calls `visit(square, kind)` for each piece of `by` that attacks `target`, least valuable
     /// first (pawns, knights, bishops, rooks, queens, king), until `visit` returns true; says
@@ -109,29 +134,17 @@ impl Position {
         can_attack(PieceType::King, king, target) && !empty(king) && visit(king, PieceType::King)
     }
 
-    /// Every square a piece of `by` attacks, as a mask of dense indices (`to_64`): the
+    /// Every square a piece of `by` attacks, as masks of dense indices (`to_64`): the
     /// search's threat map (quiet moves from or onto an attacked square keep their history
-    /// apart). Built piece by piece, each slider walking its rays up to the first piece.
-    pub fn attacked_by(&self, by: Color) -> u64 {
-        let mut mask = king_leaps(self.king_square(by));
-        for &pawn in self.squares(by, PieceType::Pawn) {
-            mask |= pawn_captures(by, pawn);
-        }
-        for &knight in self.squares(by, PieceType::Knight) {
-            mask |= knight_leaps(knight);
-        }
-        let rays = [
-            (PieceType::Bishop, &BISHOP_DIRECTIONS[..]),
-            (PieceType::Rook, &ROOK_DIRECTIONS[..]),
-            (PieceType::Queen, &BISHOP_DIRECTIONS[..]),
-            (PieceType::Queen, &ROOK_DIRECTIONS[..]),
-        ];
-        for (kind, directions) in rays {
+    /// apart, and a piece attacked by a lesser one is ordered away from it). Built piece by
+    /// piece, least valuable first, each slider walking its rays up to the first piece.
+    pub fn attacked_by(&self, by: Color) -> ThreatMap {
+        let slide = |mask: &mut u64, kind: PieceType, directions: &[i32]| {
             for &slider in self.squares(by, kind) {
                 for &direction in directions {
                     let mut square = slider as i32 + direction;
                     while on_board(square) {
-                        mask |= square_bit(square as Square);
+                        *mask |= square_bit(square as Square);
                         if !self.board[square as usize].is_none() {
                             break;
                         }
@@ -139,8 +152,28 @@ impl Position {
                     }
                 }
             }
+        };
+        let mut mask = 0u64;
+        for &pawn in self.squares(by, PieceType::Pawn) {
+            mask |= pawn_captures(by, pawn);
         }
-        mask
+        let pawns = mask;
+        for &knight in self.squares(by, PieceType::Knight) {
+            mask |= knight_leaps(knight);
+        }
+        slide(&mut mask, PieceType::Bishop, &BISHOP_DIRECTIONS);
+        let minors = mask;
+        slide(&mut mask, PieceType::Rook, &ROOK_DIRECTIONS);
+        let rooks = mask;
+        slide(&mut mask, PieceType::Queen, &BISHOP_DIRECTIONS);
+        slide(&mut mask, PieceType::Queen, &ROOK_DIRECTIONS);
+        mask |= king_leaps(self.king_square(by));
+        ThreatMap {
+            all: mask,
+            pawns,
+            minors,
+            rooks,
+        }
     }
 
     /// Is `sq` attacked by any piece of `by`? Uses the current board as it is.
@@ -186,7 +219,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use crate::position::Position;
-    use crate::types::{Color, from_64};
+    use crate::types::{Color, PieceType, Square, from_64};
 
     /// The threat map agrees with the square-by-square scan, for both colours, in positions
     /// with pins, batteries, promotions pending and pieces on the rim.
@@ -203,14 +236,30 @@ mod tests {
         ];
         let check = |pos: &Position, fen: &str| {
             for by in [Color::White, Color::Black] {
-                let mask = pos.attacked_by(by);
+                let map = pos.attacked_by(by);
                 for index in 0..64 {
                     let square = from_64(index);
-                    assert_eq!(
-                        mask >> index & 1 == 1,
-                        pos.is_attacked(square, by),
-                        "{fen}: square {index} by {by:?}"
-                    );
+                    // The least valuable attacker, as the scan finds it first.
+                    let mut least = None;
+                    let empty = |square: Square| pos.piece_at(square).is_none();
+                    pos.scan_attackers(square, by, empty, |_, kind| {
+                        least = Some(kind);
+                        true
+                    });
+                    let tiers = [
+                        (map.pawns, PieceType::Pawn),
+                        (map.minors, PieceType::Bishop),
+                        (map.rooks, PieceType::Rook),
+                        (map.all, PieceType::King),
+                    ];
+                    for (mask, up_to) in tiers {
+                        let expected = least.is_some_and(|kind| kind <= up_to);
+                        assert_eq!(
+                            mask >> index & 1 == 1,
+                            expected,
+                            "{fen}: square {index} by {by:?}, tier up to {up_to:?}"
+                        );
+                    }
                 }
             }
         };

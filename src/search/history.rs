@@ -16,6 +16,7 @@
 //! it inside `-MAX..=MAX` and lets old knowledge fade as new evidence arrives.
 
 use crate::moves::Move;
+use crate::position::attacks::ThreatMap;
 use crate::types::{Color, Piece, PieceType, to_64};
 
 pub const HISTORY_MAX: i32 = 16384;
@@ -30,12 +31,12 @@ pub fn piece_to(piece: Piece, mv: Move) -> usize {
 }
 
 /// The squares the side not to move attacks, as `Position::attacked_by` gives them.
-pub type Threats = u64;
+pub type Threats = ThreatMap;
 
 #[inline(always)]
 fn butterfly_index(color: Color, mv: Move, threats: Threats) -> usize {
-    let from_attacked = (threats >> to_64(mv.from()) & 1) as usize;
-    let to_attacked = (threats >> to_64(mv.to()) & 1) as usize;
+    let from_attacked = (threats.all >> to_64(mv.from()) & 1) as usize;
+    let to_attacked = (threats.all >> to_64(mv.to()) & 1) as usize;
     ((color.index() * 4 + from_attacked * 2 + to_attacked) << 12) + (mv.0 & 0xFFF) as usize
 }
 
@@ -165,7 +166,11 @@ mod tests {
         let moves = pos.legal_moves();
         let (first, second) = (moves[0], moves[1]);
         let piece = pos.piece_at(first.from());
-        let none = 0;
+        let none = ThreatMap::default();
+        let only = |all| ThreatMap {
+            all,
+            ..ThreatMap::default()
+        };
         let mut history = History::new();
         history.update_butterfly(Color::White, first, none, 1000);
         let score = |history: &History, color, mv, threats| {
@@ -179,12 +184,12 @@ mod tests {
         let from = 1u64 << to_64(first.from());
         let to = 1u64 << to_64(first.to());
         for threats in [from, to, from | to] {
-            assert_eq!(score(&history, Color::White, first, threats), 0);
+            assert_eq!(score(&history, Color::White, first, only(threats)), 0);
         }
         let elsewhere = !(from | to);
-        assert_eq!(score(&history, Color::White, first, elsewhere), 1000);
-        history.update_butterfly(Color::White, first, to, -500);
-        assert_eq!(score(&history, Color::White, first, to), -500);
+        assert_eq!(score(&history, Color::White, first, only(elsewhere)), 1000);
+        history.update_butterfly(Color::White, first, only(to), -500);
+        assert_eq!(score(&history, Color::White, first, only(to)), -500);
         assert_eq!(score(&history, Color::White, first, none), 1000);
         // Gravity keeps a repeated bonus inside the table's range.
         for _ in 0..100 {

@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
-use crate::types::PieceType;
+use crate::types::{PieceType, to_64};
 
 use super::history::{History, Threats};
 use super::see::{see_ge, see_value};
@@ -45,6 +45,26 @@ pub fn captured_kind(pos: &Position, mv: Move) -> PieceType {
         pos.piece_at(mv.to()).kind()
     } else {
         PieceType::None
+    }
+}
+
+/// What a quiet move gains in ordering by taking a piece out of the reach of a less valuable
+/// attacker (and loses by putting it there), by the kind of piece moved.
+const ESCAPE_BONUS: [i32; 7] = [0, 0, 12_000, 12_000, 16_000, 24_000, 0];
+
+#[inline(always)]
+fn escape_bonus(kind: PieceType, mv: Move, threats: &Threats) -> i32 {
+    let lesser = threats.by_lesser(kind);
+    if lesser == 0 {
+        return 0;
+    }
+    let bonus = ESCAPE_BONUS[kind as usize];
+    if lesser >> to_64(mv.to()) & 1 == 1 {
+        -bonus
+    } else if lesser >> to_64(mv.from()) & 1 == 1 {
+        bonus
+    } else {
+        0
     }
 }
 
@@ -222,13 +242,10 @@ impl MovePicker {
                     let color = pos.side_to_move();
                     for &mv in &self.list {
                         let piece = pos.piece_at(mv.from());
-                        self.scores.push(history.quiet_score(
-                            color,
-                            mv,
-                            piece,
-                            self.contexts,
-                            self.threats,
-                        ));
+                        let score =
+                            history.quiet_score(color, mv, piece, self.contexts, self.threats);
+                        self.scores
+                            .push(score + escape_bonus(piece.kind(), mv, &self.threats));
                     }
                     self.next = 0;
                     self.stage = Stage::Quiet;

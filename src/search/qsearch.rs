@@ -79,7 +79,7 @@ impl SearchThread {
         let threats = if in_check {
             self.pos.attacked_by(self.pos.side_to_move().flip())
         } else {
-            0
+            Default::default()
         };
         let mut picker = MovePicker::quiescence(tt_move, in_check, contexts, threats);
         let mut best = Best::new(stand_pat, alpha, beta);

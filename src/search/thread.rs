@@ -26,6 +26,7 @@ use super::correction::CorrectionHistory;
 use super::history::{History, Threats, piece_to};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, SearchParams};
 use super::{Bound, Limits, PvLine, Report, Score, SearchResult, Shared};
+use crate::position::attacks::ThreatMap;
 
 /// Nodes between two polls of the stop flag and the clock.
 const POLL_INTERVAL: u64 = 2048;
@@ -79,7 +80,12 @@ impl Frame {
         in_check: false,
         excluded: Move::NULL,
         double_extensions: 0,
-        threats: 0,
+        threats: ThreatMap {
+            pawns: 0,
+            minors: 0,
+            rooks: 0,
+            all: 0,
+        },
     };
 }
 
