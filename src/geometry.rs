@@ -10,7 +10,7 @@
 //!
 //! Both are built at compile time.
 
-use crate::types::{Color, PieceType, Square};
+use crate::types::{Color, PieceType, Square, on_board, to_64};
 
 pub const KNIGHT_OFFSETS: [i32; 8] = [33, 31, 18, 14, -33, -31, -18, -14];
 pub const KING_OFFSETS: [i32; 8] = [1, -1, 16, -16, 15, 17, -15, -17];
@@ -66,8 +66,8 @@ const fn build_bits() -> [u64; 128] {
     let mut table = [0u64; 128];
     let mut square = 0;
     while square < 128 {
-        if square & 0x88 == 0 {
-            table[square] = 1 << ((square + (square & 7)) >> 1);
+        if on_board(square as i32) {
+            table[square] = 1 << to_64(square as Square);
         }
         square += 1;
     }
@@ -80,11 +80,11 @@ const fn build_leaps(offsets: &[i32]) -> [u64; 128] {
     let mut table = [0u64; 128];
     let mut square = 0;
     while square < 128 {
-        if square & 0x88 == 0 {
+        if on_board(square as i32) {
             let mut i = 0;
             while i < offsets.len() {
                 let target = square as i32 + offsets[i];
-                if target & !0x77 == 0 {
+                if on_board(target) {
                     table[square] |= bits[target as usize];
                 }
                 i += 1;

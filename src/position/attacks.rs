@@ -15,8 +15,8 @@
 //!
 //! The other direction, every square one side attacks (`attacked_by`), is the search's threat
 //! map, built once per node: leaps (pawns, knights, king) from precomputed masks, sliders by
-//! walking their rays. It is a 64-bit mask over dense square indices, since that is what the
-//! history tables index by.
+//! walking their rays. Its masks (one per tier of attacker value) are 64-bit masks over dense
+//! square indices, since that is what the history tables index by.
 
 use super::Position;
 use crate::geometry::{
@@ -73,6 +73,14 @@ pub struct ThreatMap {
 }
 
 impl ThreatMap {
+    /// No square attacked (a frame before its node has built its map).
+    pub const NONE: ThreatMap = ThreatMap {
+        pawns: 0,
+        minors: 0,
+        rooks: 0,
+        all: 0,
+    };
+
     /// The squares where a piece of `kind` can be taken by a less valuable attacker (none for
     /// pawns and kings).
     #[inline(always)]

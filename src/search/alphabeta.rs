@@ -342,8 +342,15 @@ impl SearchThread {
         // Step 9. The move loop: best-first from the staged picker, or at the root the
         // driver's list from the current MultiPV slot on.
         let contexts = self.contexts(ply);
-        let threats = self.pos.attacked_by(us.flip());
-        self.stack[ply].threats = threats;
+        // The threat map: a singular-extension search (an excluded move) re-enters the same
+        // node, whose map its outer search has already built.
+        let threats = if excluded.is_null() {
+            let threats = self.pos.attacked_by(us.flip());
+            self.stack[ply].threats = threats;
+            threats
+        } else {
+            self.stack[ply].threats
+        };
         let counter = self.history.counter_move(contexts[0]);
         let mut picker =
             MovePicker::new(tt_move, self.stack[ply].killers, counter, contexts, threats);

@@ -30,11 +30,8 @@ pub fn piece_to(piece: Piece, mv: Move) -> usize {
     piece.index() * 64 + to_64(mv.to())
 }
 
-/// The squares the side not to move attacks, as `Position::attacked_by` gives them.
-pub type Threats = ThreatMap;
-
 #[inline(always)]
-fn butterfly_index(color: Color, mv: Move, threats: Threats) -> usize {
+fn butterfly_index(color: Color, mv: Move, threats: ThreatMap) -> usize {
     let from_attacked = (threats.all >> to_64(mv.from()) & 1) as usize;
     let to_attacked = (threats.all >> to_64(mv.to()) & 1) as usize;
     ((color.index() * 4 + from_attacked * 2 + to_attacked) << 12) + (mv.0 & 0xFFF) as usize
@@ -88,7 +85,7 @@ impl History {
         mv: Move,
         piece: Piece,
         contexts: [Option<usize>; 2],
-        threats: Threats,
+        threats: ThreatMap,
     ) -> i32 {
         let target = piece_to(piece, mv);
         let mut score = self.butterfly[butterfly_index(color, mv, threats)] as i32;
@@ -105,7 +102,7 @@ impl History {
         mv: Move,
         piece: Piece,
         contexts: [Option<usize>; 2],
-        threats: Threats,
+        threats: ThreatMap,
         bonus: i32,
     ) {
         self.update_butterfly(color, mv, threats, bonus);
@@ -119,7 +116,7 @@ impl History {
     }
 
     /// Rewards `mv` by `bonus` in the butterfly table only (no context).
-    pub fn update_butterfly(&mut self, color: Color, mv: Move, threats: Threats, bonus: i32) {
+    pub fn update_butterfly(&mut self, color: Color, mv: Move, threats: ThreatMap, bonus: i32) {
         gravity(
             &mut self.butterfly[butterfly_index(color, mv, threats)],
             bonus,

@@ -19,8 +19,9 @@ use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
 use crate::types::{PieceType, to_64};
 
-use super::history::{History, Threats};
+use super::history::History;
 use super::see::{see_ge, see_value};
+use crate::position::attacks::ThreatMap;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -53,7 +54,7 @@ pub fn captured_kind(pos: &Position, mv: Move) -> PieceType {
 const ESCAPE_BONUS: [i32; 7] = [0, 0, 12_000, 12_000, 16_000, 24_000, 0];
 
 #[inline(always)]
-fn escape_bonus(kind: PieceType, mv: Move, threats: &Threats) -> i32 {
+fn escape_bonus(kind: PieceType, mv: Move, threats: &ThreatMap) -> i32 {
     let lesser = threats.by_lesser(kind);
     if lesser == 0 {
         return 0;
@@ -74,7 +75,7 @@ pub struct MovePicker {
     killers: [Move; 2],
     counter: Move,
     contexts: [Option<usize>; 2],
-    threats: Threats,
+    threats: ThreatMap,
     quiescence: bool,
     skip_quiets: bool,
     list: MoveList,
@@ -92,7 +93,7 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         contexts: [Option<usize>; 2],
-        threats: Threats,
+        threats: ThreatMap,
     ) -> MovePicker {
         MovePicker {
             stage: Stage::TtMove,
@@ -117,7 +118,7 @@ impl MovePicker {
         tt_move: Move,
         in_check: bool,
         contexts: [Option<usize>; 2],
-        threats: Threats,
+        threats: ThreatMap,
     ) -> MovePicker {
         let mut picker = MovePicker::new(tt_move, [Move::NULL; 2], Move::NULL, contexts, threats);
         picker.quiescence = !in_check;

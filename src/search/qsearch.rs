@@ -7,6 +7,7 @@
 //! came for free (delta pruning), are skipped.
 
 use crate::moves::Move;
+use crate::position::attacks::ThreatMap;
 use crate::tt::Bound;
 use crate::types::PieceType;
 
@@ -79,7 +80,7 @@ impl SearchThread {
         let threats = if in_check {
             self.pos.attacked_by(self.pos.side_to_move().flip())
         } else {
-            Default::default()
+            ThreatMap::NONE
         };
         let mut picker = MovePicker::quiescence(tt_move, in_check, contexts, threats);
         let mut best = Best::new(stand_pat, alpha, beta);

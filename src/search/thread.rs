@@ -23,7 +23,7 @@ use crate::tt::TtHit;
 use crate::types::Piece;
 
 use super::correction::CorrectionHistory;
-use super::history::{History, Threats, piece_to};
+use super::history::{History, piece_to};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, SearchParams};
 use super::{Bound, Limits, PvLine, Report, Score, SearchResult, Shared};
 use crate::position::attacks::ThreatMap;
@@ -68,7 +68,7 @@ pub(super) struct Frame {
     pub double_extensions: i32,
     /// The squares the opponent attacks here (`Position::attacked_by`), set before the move
     /// loop: the butterfly history of this ply's quiet moves is keyed by it.
-    pub threats: Threats,
+    pub threats: ThreatMap,
 }
 
 impl Frame {
@@ -80,12 +80,7 @@ impl Frame {
         in_check: false,
         excluded: Move::NULL,
         double_extensions: 0,
-        threats: ThreatMap {
-            pawns: 0,
-            minors: 0,
-            rooks: 0,
-            all: 0,
-        },
+        threats: ThreatMap::NONE,
     };
 }
 
