@@ -120,7 +120,6 @@ pub(crate) struct SearchThread {
     pub(super) pv_length: [usize; MAX_PLY + 2],
     pub(super) history: History,
     pub(super) correction: CorrectionHistory,
-    /// This thread's cache of pawn-king evaluation terms.
     pub(super) root_moves: Vec<RootMove>,
     /// The first root move of the MultiPV slot being searched (the earlier slots are done).
     pub(super) pv_index: usize,
