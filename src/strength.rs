@@ -18,17 +18,18 @@
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
 //! from 1000 up the mistakes a weak level makes come from its short search horizon.
 //!
-//! From `FULL_STRENGTH_ELO` up every knob is off: no node budget, one line, always the best
-//! move.
+//! At `FULL_STRENGTH_ELO`, the top of the range, every knob is off: no node budget, one line,
+//! always the best move.
 //!
 //! ```text
 //!   Elo     nodes   lines  max loss (cp)  temperature
 //!    600      655     8        183             92
-//!   1200    3 464     6         95             48
+//!   1000      800     7        122             61
+//!   1200    1 450     6         95             48
 //!   1600   17 696     5         48             24
 //!   2000  178 346     3         14              7
-//!   2100  317 768     3          7              4
-//!   2200+    full     1          0              -
+//!   2200  566 750     3          3              2
+//!   2280+    full     1          0              -
 //! ```
 //! The calibration against Stockfish, and the mappings tried before this one, are in the
 //! README ("Strength levels").
@@ -41,17 +42,19 @@ use crate::search::{Limits, MATE_BOUND, PvLine, SearchResult};
 
 /// The weakest strength offered (UCI_Elo minimum, Skill Level 0).
 pub const MIN_ELO: u32 = 600;
-/// The top of the UCI_Elo range (Skill Level 20).
-pub const MAX_ELO: u32 = 2800;
-/// From here up there is no limiting at all: every UCI_Elo from here to `MAX_ELO` plays the
-/// same, full-strength chess. Chosen near where unrestricted Ox88 measured on Stockfish's
-/// UCI_Elo scale, so the top of the limited range meets full strength; the budgets below it
-/// were calibrated before the retuned evaluation. The measurements, before and after the
-/// retune, are in README, "Strength levels".
-pub const FULL_STRENGTH_ELO: u32 = 2200;
+/// The top of the UCI_Elo range (Skill Level 20): full strength. A higher number could not
+/// be honoured, since nothing plays stronger than the unrestricted search.
+pub const MAX_ELO: u32 = FULL_STRENGTH_ELO;
+/// Full strength: no limiting at all. What unrestricted Ox88 measures on Stockfish's
+/// UCI_Elo scale at 10+0.1 (the setting it scores about half against), so the limited range
+/// below it meets full strength without a jump. The measurements are in README, "Strength
+/// levels".
+pub const FULL_STRENGTH_ELO: u32 = 2280;
 /// Where the loss bound reaches 0. Above `FULL_STRENGTH_ELO`, so the top limited levels keep
 /// a few centipawns of choice; the levels measured in the README were played with it.
 const NO_LOSS_ELO: u32 = 2300;
+/// One line fewer every 300 Elo below this (8 at 600, 3 at 2000, never fewer than 2).
+const LINES_SCALE_TOP_ELO: u32 = 2800;
 /// The highest UCI `Skill Level`.
 pub const MAX_SKILL_LEVEL: u32 = 20;
 
@@ -65,20 +68,23 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 ];
 
 /// The node budget at a few Elo points; between two points it grows geometrically. Fitted
-/// to the calibration games (README, "Strength levels"): a doubling of nodes is worth less
-/// above 1600 than below, so the points do not lie on one geometric curve. Below 1200 nodes
-/// matter little: searches of a few hundred nodes play alike, and no budget plays below the
-/// floor the README describes (hence `CASUAL_BELOW_ELO`).
-const NODE_BUDGETS: [(u32, f64); 5] = [
+/// to calibration games (README, "Strength levels"): the network gets more out of a small
+/// search than the hand-written evaluation these levels were first calibrated with, so the
+/// budgets at 1000 and 1200 are the ones at which the network's search scores about even
+/// against the earlier build at the same level; from 1600 up the earlier budgets still play
+/// within the band. The last point is where the top segment would end, chosen so 2200 keeps
+/// its earlier budget; full strength itself is unlimited.
+const NODE_BUDGETS: [(u32, f64); 6] = [
     (MIN_ELO, 655.0),
-    (1200, 3_464.0),
+    (CASUAL_BELOW_ELO, 800.0),
+    (1200, 1_450.0),
     (1600, 17_696.0),
     (2000, 178_346.0),
-    (FULL_STRENGTH_ELO, 566_184.0),
+    (FULL_STRENGTH_ELO, 900_000.0),
 ];
 /// Under this Elo a level sometimes plays a casual move instead of a searched one (see
-/// `Strength::choose_in`): searches of a few hundred nodes all play at about this level
-/// (README, "Strength levels"), so the weakest levels differ by how often they do not look.
+/// `Strength::choose_in`): searches of a few hundred nodes play much alike (README,
+/// "Strength levels"), so the weakest levels differ by how often they do not look.
 const CASUAL_BELOW_ELO: u32 = 1000;
 /// The loss bound at `MIN_ELO`; it shrinks as `(distance to NO_LOSS_ELO)^1.5`, so the
 /// strong levels are hardly random at all (a linear bound made 2000 play far below 2000).
@@ -179,7 +185,7 @@ impl Strength {
         if self.is_full() {
             return 1;
         }
-        (1 + (MAX_ELO - self.elo) / 300).clamp(2, 8) as usize
+        (1 + (LINES_SCALE_TOP_ELO - self.elo) / 300).clamp(2, 8) as usize
     }
 
     /// The most a chosen line may score below the best one, in centipawns.
@@ -349,7 +355,7 @@ mod tests {
     fn levels_map_to_elo() {
         assert_eq!(Strength::from_skill_level(0).elo(), MIN_ELO);
         assert_eq!(Strength::from_skill_level(20), Strength::full());
-        assert_eq!(Strength::from_skill_level(10).elo(), 1400);
+        assert_eq!(Strength::from_skill_level(10).elo(), 1440);
         assert_eq!(Strength::from_elo(100).elo(), MIN_ELO);
         assert_eq!(
             Strength::from_level_name("Normal"),
@@ -370,13 +376,14 @@ mod tests {
         assert_eq!(full.node_budget(), None);
         assert_eq!(full.multipv(), 1);
         assert_eq!(Strength::from_elo(600).node_budget(), Some(655));
-        assert_eq!(Strength::from_elo(1200).node_budget(), Some(3464));
+        assert_eq!(Strength::from_elo(1000).node_budget(), Some(800));
+        assert_eq!(Strength::from_elo(1200).node_budget(), Some(1450));
         assert_eq!(Strength::from_elo(1600).node_budget(), Some(17_696));
         // Between points the budget grows geometrically: halfway is the geometric mean.
-        assert_eq!(Strength::from_elo(1400).node_budget(), Some(7_829));
+        assert_eq!(Strength::from_elo(1400).node_budget(), Some(5_065));
         assert_eq!(
             Strength::from_elo(FULL_STRENGTH_ELO - 1).node_budget(),
-            Some(562_923)
+            Some(894_812)
         );
         assert_eq!(Strength::from_elo(1200).max_loss(), 95);
         assert!(Strength::from_elo(FULL_STRENGTH_ELO).is_full());
