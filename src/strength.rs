@@ -71,8 +71,8 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 /// to calibration games (README, "Strength levels"): the network gets more out of a small
 /// search than the hand-written evaluation these levels were first calibrated with, so the
 /// budgets at 1000 and 1200 are the ones at which the network's search scores about even
-/// against the earlier build at the same level; from 1600 up the earlier budgets still play
-/// within the band. The last point is where the top segment would end, chosen so 2200 keeps
+/// against the earlier build at the same level; from 1600 up the earlier budgets are kept
+/// (how they measure now is in the README). The last point is where the top segment would end, chosen so 2200 keeps
 /// its earlier budget; full strength itself is unlimited.
 const NODE_BUDGETS: [(u32, f64); 6] = [
     (MIN_ELO, 655.0),
