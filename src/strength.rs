@@ -26,9 +26,9 @@
 //!    600      655     8        183             92
 //!   1000      800     7        122             61
 //!   1200    1 450     6         95             48
-//!   1600   17 696     5         48             24
-//!   2000  178 346     3         14              7
-//!   2200  566 750     3          3              2
+//!   1600    6 300     5         48             24
+//!   2000   89 173     3         14              7
+//!   2200  464 925     3          3              2
 //!   2280+    full     1          0              -
 //! ```
 //! The calibration against Stockfish, and the mappings tried before this one, are in the
@@ -68,18 +68,17 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 ];
 
 /// The node budget at a few Elo points; between two points it grows geometrically. Fitted
-/// to calibration games (README, "Strength levels"): the network gets more out of a small
-/// search than the hand-written evaluation these levels were first calibrated with, so the
-/// budgets at 1000 and 1200 are the ones at which the network's search scores about even
-/// against the earlier build at the same level; from 1600 up the earlier budgets are kept
-/// (how they measure now is in the README). The last point is where the top segment would end, chosen so 2200 keeps
-/// its earlier budget; full strength itself is unlimited.
+/// to calibration games (README, "Strength levels"): the budgets at 1000 and 1200 are the
+/// ones at which the network's search scores about even against the hand-written build the
+/// levels were first calibrated with, and those at 1600 and 2000 were shrunk until games
+/// against Stockfish's limited levels placed them within their bands. The last point is
+/// where the top segment would end; full strength itself is unlimited.
 const NODE_BUDGETS: [(u32, f64); 6] = [
     (MIN_ELO, 655.0),
     (CASUAL_BELOW_ELO, 800.0),
     (1200, 1_450.0),
-    (1600, 17_696.0),
-    (2000, 178_346.0),
+    (1600, 6_300.0),
+    (2000, 89_173.0),
     (FULL_STRENGTH_ELO, 900_000.0),
 ];
 /// Under this Elo a level sometimes plays a casual move instead of a searched one (see
@@ -378,12 +377,12 @@ mod tests {
         assert_eq!(Strength::from_elo(600).node_budget(), Some(655));
         assert_eq!(Strength::from_elo(1000).node_budget(), Some(800));
         assert_eq!(Strength::from_elo(1200).node_budget(), Some(1450));
-        assert_eq!(Strength::from_elo(1600).node_budget(), Some(17_696));
+        assert_eq!(Strength::from_elo(1600).node_budget(), Some(6_300));
         // Between points the budget grows geometrically: halfway is the geometric mean.
-        assert_eq!(Strength::from_elo(1400).node_budget(), Some(5_065));
+        assert_eq!(Strength::from_elo(1400).node_budget(), Some(3_022));
         assert_eq!(
             Strength::from_elo(FULL_STRENGTH_ELO - 1).node_budget(),
-            Some(894_812)
+            Some(892_600)
         );
         assert_eq!(Strength::from_elo(1200).max_loss(), 95);
         assert!(Strength::from_elo(FULL_STRENGTH_ELO).is_full());
