@@ -33,7 +33,7 @@ pub fn contribution(pos: &Position, sq: Square) -> Option<i32> {
         return None;
     }
     let net = pos.network();
-    let mut without = *pos.accumulator();
+    let mut without = pos.accumulator();
     net.sub(&mut without, piece, to_64(sq));
     let side = pos.side_to_move();
     let after = net.evaluate(&without, side);

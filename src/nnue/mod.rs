@@ -73,6 +73,53 @@ pub struct Network {
 #[repr(C, align(32))]
 pub struct Accumulator(pub [[i16; HIDDEN]; 2]);
 
+impl Accumulator {
+    /// All zero (a placeholder for a slot about to be computed).
+    pub const ZERO: Accumulator = Accumulator([[0; HIDDEN]; 2]);
+}
+
+/// How one ply's board differs from its parent's, as the first layer sees it: the pieces put
+/// on and taken off (dense squares). A move changes at most two of each (castling: king and
+/// rook off and on; a capture: the victim and the mover off, the mover on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Delta {
+    added: [(Piece, u8); 2],
+    removed: [(Piece, u8); 2],
+    added_len: u8,
+    removed_len: u8,
+}
+
+impl Delta {
+    pub const EMPTY: Delta = Delta {
+        added: [(Piece::NONE, 0); 2],
+        removed: [(Piece::NONE, 0); 2],
+        added_len: 0,
+        removed_len: 0,
+    };
+
+    /// Records `piece` put on dense `square`.
+    #[inline(always)]
+    pub fn add(&mut self, piece: Piece, square: usize) {
+        self.added[self.added_len as usize] = (piece, square as u8);
+        self.added_len += 1;
+    }
+
+    /// Records `piece` taken off dense `square`.
+    #[inline(always)]
+    pub fn remove(&mut self, piece: Piece, square: usize) {
+        self.removed[self.removed_len as usize] = (piece, square as u8);
+        self.removed_len += 1;
+    }
+
+    pub fn added(&self) -> &[(Piece, u8)] {
+        &self.added[..self.added_len as usize]
+    }
+
+    pub fn removed(&self) -> &[(Piece, u8)] {
+        &self.removed[..self.removed_len as usize]
+    }
+}
+
 /// The net built into the binary, with the commands that made it in the README. A build for
 /// OpenBench (`make EXE=... EVALFILE=net`) embeds the net it is given instead: the makefile
 /// sets `--cfg ox88_evalfile` and `OX88_EVALFILE` to the net's absolute path.
@@ -133,13 +180,33 @@ impl Network {
         }
     }
 
-    /// Moves `piece` from `from` to `to` (dense squares) in both perspectives.
-    #[inline(always)]
-    pub fn shift(&self, acc: &mut Accumulator, piece: Piece, from: usize, to: usize) {
-        for (perspective, values) in [Color::White, Color::Black].into_iter().zip(&mut acc.0) {
-            let add = &self.input_weights[feature(perspective, piece, to)];
-            let sub = &self.input_weights[feature(perspective, piece, from)];
-            self.kernels.add_sub(values, add, sub);
+    /// `child` = `parent` with `delta` applied, in one pass over each perspective (no copy
+    /// first, no second pass per piece).
+    #[inline]
+    pub fn apply(&self, parent: &Accumulator, delta: &Delta, child: &mut Accumulator) {
+        let rows = |&(piece, square): &(Piece, u8)| {
+            [Color::White, Color::Black].map(|perspective| {
+                &self.input_weights[feature(perspective, piece, square as usize)]
+            })
+        };
+        let (kernels, parent, child) = (self.kernels, &parent.0, &mut child.0);
+        match (delta.added(), delta.removed()) {
+            ([a], [r]) => kernels.update::<1, 1>(child, parent, [rows(a)], [rows(r)]),
+            ([a], [r, s]) => kernels.update::<1, 2>(child, parent, [rows(a)], [rows(r), rows(s)]),
+            ([a, b], [r, s]) => {
+                kernels.update::<2, 2>(child, parent, [rows(a), rows(b)], [rows(r), rows(s)])
+            }
+            (added, removed) => {
+                *child = *parent;
+                for (values, perspective) in child.iter_mut().zip(0..2) {
+                    for a in added {
+                        kernels.add(values, rows(a)[perspective]);
+                    }
+                    for r in removed {
+                        kernels.sub(values, rows(r)[perspective]);
+                    }
+                }
+            }
         }
     }
 

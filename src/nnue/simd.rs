@@ -46,15 +46,21 @@ impl Kernels {
         }
     }
 
+    /// Both perspectives: `output[p]` = `input[p]` + the `added` rows − the `removed` rows
+    /// (each row given for both perspectives, white's first).
     #[inline(always)]
-    pub(super) fn add_sub(
+    pub(super) fn update<const A: usize, const R: usize>(
         self,
-        values: &mut [i16; HIDDEN],
-        add: &[i16; HIDDEN],
-        sub: &[i16; HIDDEN],
+        output: &mut [[i16; HIDDEN]; 2],
+        input: &[[i16; HIDDEN]; 2],
+        added: [[&[i16; HIDDEN]; 2]; A],
+        removed: [[&[i16; HIDDEN]; 2]; R],
     ) {
-        for ((value, plus), minus) in values.iter_mut().zip(add).zip(sub) {
-            *value = value.wrapping_add(*plus).wrapping_sub(*minus);
+        match self {
+            Kernels::Portable => update_portable(output, input, added, removed),
+            // SAFETY: `Avx2` is only chosen by `detect` after `is_x86_feature_detected!("avx2")`.
+            #[cfg(target_arch = "x86_64")]
+            Kernels::Avx2 => unsafe { avx2::update(output, input, added, removed) },
         }
     }
 
@@ -66,6 +72,30 @@ impl Kernels {
             // SAFETY: `Avx2` is only chosen by `detect` after `is_x86_feature_detected!("avx2")`.
             #[cfg(target_arch = "x86_64")]
             Kernels::Avx2 => unsafe { avx2::screlu_dot(values, weights) },
+        }
+    }
+}
+
+/// Plain loops over fixed-size arrays: the compiler vectorises them for whatever features the
+/// function is compiled with (the baseline here, AVX2 inside `avx2::update`).
+#[inline(always)]
+fn update_portable<const A: usize, const R: usize>(
+    output: &mut [[i16; HIDDEN]; 2],
+    input: &[[i16; HIDDEN]; 2],
+    added: [[&[i16; HIDDEN]; 2]; A],
+    removed: [[&[i16; HIDDEN]; 2]; R],
+) {
+    for perspective in 0..2 {
+        let (output, input) = (&mut output[perspective], &input[perspective]);
+        for i in 0..HIDDEN {
+            let mut value = input[i];
+            for rows in &added {
+                value = value.wrapping_add(rows[perspective][i]);
+            }
+            for rows in &removed {
+                value = value.wrapping_sub(rows[perspective][i]);
+            }
+            output[i] = value;
         }
     }
 }
@@ -84,6 +114,20 @@ fn screlu_dot_portable(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
 mod avx2 {
     use super::{HIDDEN, QA};
     use std::arch::x86_64::*;
+
+    /// The portable loop compiled with AVX2 enabled (the compiler then uses 256-bit lanes).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn update<const A: usize, const R: usize>(
+        output: &mut [[i16; HIDDEN]; 2],
+        input: &[[i16; HIDDEN]; 2],
+        added: [[&[i16; HIDDEN]; 2]; A],
+        removed: [[&[i16; HIDDEN]; 2]; R],
+    ) {
+        super::update_portable(output, input, added, removed);
+    }
 
     /// # Safety
     /// The CPU must support AVX2.
@@ -133,6 +177,34 @@ mod tests {
             .map(|(&v, &w)| (v.clamp(0, 255) as i32).pow(2) * w as i32)
             .sum();
         assert_eq!(screlu_dot_portable(&values, &weights), expected);
+        // The fused update: input + one row − two rows, on every kernel.
+        let mut plus = [0i16; HIDDEN];
+        for (i, value) in plus.iter_mut().enumerate() {
+            *value = (i as i16 * 11) % 90 - 45;
+        }
+        let mut update_expected = [0i16; HIDDEN];
+        for i in 0..HIDDEN {
+            update_expected[i] = values[i] + plus[i] - weights[i] - plus[i] / 2;
+        }
+        let half = plus.map(|value| value / 2);
+        for kernels in [Kernels::Portable, Kernels::detect()] {
+            // The same rows in both perspectives, the inputs swapped in the second.
+            let mut output = [[0i16; HIDDEN]; 2];
+            let input = [values, update_expected];
+            let rows = |row| [row, row];
+            kernels.update::<1, 2>(
+                &mut output,
+                &input,
+                [rows(&plus)],
+                [rows(&weights), rows(&half)],
+            );
+            assert_eq!(output[0], update_expected, "{}", kernels.name());
+            let mut twice = [0i16; HIDDEN];
+            for i in 0..HIDDEN {
+                twice[i] = update_expected[i] + plus[i] - weights[i] - plus[i] / 2;
+            }
+            assert_eq!(output[1], twice, "{}", kernels.name());
+        }
         let detected = Kernels::detect();
         assert_eq!(
             detected.screlu_dot(&values, &weights),

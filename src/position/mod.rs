@@ -9,11 +9,15 @@
 //!   same XOR over pawns and kings only (the correction history's key). Both are updated only
 //!   by `put_piece`, `remove_piece` and `move_piece` (and the state changes in `make_move`),
 //!   so they cannot drift apart from the board.
-//! - `accumulators` holds the evaluation network's first layer (`nnue`) for the board as it
-//!   is and for each position in `history`: one entry per ply, `accumulators.len() ==
-//!   history.len() + 1`. `make_move` pushes a copy that the primitives then update;
-//!   `unmake_move` pops it and restores the board with `BOARD_ONLY` primitives, so taking a
-//!   move back costs no network arithmetic.
+//! - `accumulators[..=acc_top]` holds the evaluation network's first layer (`nnue`) for the
+//!   board as it is and for each position in `history`: one slot per ply, `acc_top ==
+//!   history.len()` (slots above `acc_top` are spare, kept so that a search reuses them).
+//!   The sums are lazy: `make_move` only records in its slot which pieces went on and off
+//!   (the primitives write the `Delta`), and the sums are brought up to date, parent plus
+//!   delta in one pass, when the position is evaluated (`evaluate_network`). Many nodes never
+//!   are (table cutoffs, nodes in check, draws), and they pay no network arithmetic. Slot 0 is
+//!   always up to date, so a walk back always finds a start. `unmake_move` steps back a slot
+//!   and restores the board with `BOARD_ONLY` primitives.
 //! - Castling rights are a 4-bit mask (`WHITE_KING_SIDE` ...) plus, for each right, the square
 //!   of the rook that castles; that is how Chess960 and standard chess share one code path.
 //!   `castle_mask[sq]` is the set of rights that survive a move touching `sq`.
@@ -26,7 +30,7 @@
 use std::sync::Arc;
 
 use crate::moves::{Move, flag};
-use crate::nnue::{Accumulator, Network, default_network};
+use crate::nnue::{Accumulator, Delta, Network, default_network};
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, file_of, on_board, to_64};
 use crate::zobrist::{KEYS, pawn_king_key, piece_key};
 
@@ -35,6 +39,8 @@ mod draws;
 pub mod fen;
 pub mod movegen;
 mod verify;
+#[cfg(test)]
+pub(crate) use verify::suite_positions;
 
 pub const WHITE_KING_SIDE: u8 = 1;
 pub const WHITE_QUEEN_SIDE: u8 = 2;
@@ -49,6 +55,15 @@ const LIST_CAPACITY: usize = 10;
 /// once at the end).
 const WITH_NET: bool = true;
 pub(super) const BOARD_ONLY: bool = false;
+
+/// One ply's first-layer sums: up to date when `computed`, else `delta` applied to the
+/// parent slot's sums gives them.
+#[derive(Clone, Copy)]
+pub(crate) struct AccumulatorSlot {
+    pub(crate) acc: Accumulator,
+    pub(crate) computed: bool,
+    pub(crate) delta: Delta,
+}
 
 /// What `unmake_move` needs to restore, one record per ply (also the game history used for
 /// repetition detection).
@@ -87,7 +102,9 @@ pub struct Position {
     pub(crate) chess960: bool,
     pub(crate) history: Vec<Undo>,
     pub(crate) net: Arc<Network>,
-    pub(crate) accumulators: Vec<Accumulator>,
+    pub(crate) accumulators: Vec<AccumulatorSlot>,
+    /// The slot of the board as it is (see the module doc).
+    pub(crate) acc_top: usize,
 }
 
 impl Position {
@@ -110,6 +127,7 @@ impl Position {
             chess960: false,
             history: Vec::with_capacity(256),
             accumulators: Vec::with_capacity(256),
+            acc_top: 0,
             net: default_network(),
         }
     }
@@ -196,23 +214,63 @@ impl Position {
     /// Forget the game history (the root of a new search keeps only what repetition needs).
     pub fn clear_history(&mut self) {
         self.history.clear();
-        let top = self.accumulators.len() - 1;
-        self.accumulators.drain(..top);
+        self.update_accumulators();
+        self.accumulators.swap(0, self.acc_top);
+        self.accumulators.truncate(1);
+        self.acc_top = 0;
     }
 
     // ---- The evaluation network -----------------------------------------------------------
 
     /// The network's evaluation of the position, side to move's point of view, centipawns.
-    #[inline(always)]
+    /// Leaves the stored sums as they are (see `evaluate_network` for the search's path).
     pub fn network_eval(&self) -> i32 {
-        self.net.evaluate(self.accumulator(), self.side)
+        self.net.evaluate(&self.accumulator(), self.side)
     }
 
+    /// The network's evaluation, after bringing the stored sums up to date (the search's
+    /// path: the next evaluation further down the line starts from them).
     #[inline(always)]
-    pub fn accumulator(&self) -> &Accumulator {
-        self.accumulators
-            .last()
-            .expect("a position always has an accumulator")
+    pub fn evaluate_network(&mut self) -> i32 {
+        self.update_accumulators();
+        self.net
+            .evaluate(&self.accumulators[self.acc_top].acc, self.side)
+    }
+
+    /// The first-layer sums of the board as it is (from the stored slots, without storing).
+    pub fn accumulator(&self) -> Accumulator {
+        let first = self.first_pending_slot();
+        let mut acc = self.accumulators[first - 1].acc;
+        for slot in &self.accumulators[first..=self.acc_top] {
+            let parent = acc;
+            self.net.apply(&parent, &slot.delta, &mut acc);
+        }
+        acc
+    }
+
+    /// Brings every slot up to the top up to date, each from its parent.
+    #[inline(always)]
+    fn update_accumulators(&mut self) {
+        if self.accumulators[self.acc_top].computed {
+            return;
+        }
+        for index in self.first_pending_slot()..=self.acc_top {
+            let (done, rest) = self.accumulators.split_at_mut(index);
+            let parent = &done[index - 1].acc;
+            let slot = &mut rest[0];
+            self.net.apply(parent, &slot.delta, &mut slot.acc);
+            slot.computed = true;
+        }
+    }
+
+    /// The lowest slot not up to date above the last one that is (`acc_top + 1` when the top
+    /// is up to date). Slot 0 always is.
+    fn first_pending_slot(&self) -> usize {
+        let mut index = self.acc_top + 1;
+        while !self.accumulators[index - 1].computed {
+            index -= 1;
+        }
+        index
     }
 
     pub fn network(&self) -> &Arc<Network> {
@@ -243,8 +301,11 @@ impl Position {
         // consistent (debug builds verify every unmake); only its boards are read.
         let mut walk = self.clone();
         self.net = net;
+        self.accumulators.truncate(self.acc_top + 1);
         for index in (0..self.accumulators.len()).rev() {
-            self.accumulators[index] = self.net.refresh(walk.pieces_dense());
+            let slot = &mut self.accumulators[index];
+            slot.acc = self.net.refresh(walk.pieces_dense());
+            slot.computed = true;
             if index > 0 {
                 match walk.history.last().map(|undo| undo.mv) {
                     Some(Move::NULL) => walk.unmake_null_move(),
@@ -257,11 +318,23 @@ impl Position {
 
     /// Sums the top accumulator from scratch (after building a board with `BOARD_ONLY`).
     pub(crate) fn refresh_accumulator(&mut self) {
-        let fresh = self.computed_accumulator();
-        match self.accumulators.last_mut() {
-            Some(top) => *top = fresh,
-            None => self.accumulators.push(fresh),
+        let slot = AccumulatorSlot {
+            acc: self.computed_accumulator(),
+            computed: true,
+            delta: Delta::EMPTY,
+        };
+        match self.accumulators.get_mut(self.acc_top) {
+            Some(top) => *top = slot,
+            None => self.accumulators.push(slot),
         }
+    }
+
+    /// The top slot's delta, which the `WITH_NET` primitives write.
+    #[inline(always)]
+    fn top_delta(&mut self) -> &mut Delta {
+        let slot = &mut self.accumulators[self.acc_top];
+        debug_assert!(!slot.computed, "a net update outside make_move");
+        &mut slot.delta
     }
 
     /// Non-pawn, non-king material count of one side (for the null-move zugzwang guard).
@@ -278,8 +351,7 @@ impl Position {
     #[inline(always)]
     pub(crate) fn put_piece<const NET: bool>(&mut self, piece: Piece, sq: Square) {
         if NET {
-            let top = self.accumulators.last_mut().expect("an accumulator");
-            self.net.add(top, piece, to_64(sq));
+            self.top_delta().add(piece, to_64(sq));
         }
         let p = piece.index();
         self.board[sq as usize] = piece;
@@ -294,8 +366,7 @@ impl Position {
     pub(crate) fn remove_piece<const NET: bool>(&mut self, sq: Square) -> Piece {
         let piece = self.board[sq as usize];
         if NET {
-            let top = self.accumulators.last_mut().expect("an accumulator");
-            self.net.sub(top, piece, to_64(sq));
+            self.top_delta().remove(piece, to_64(sq));
         }
         let p = piece.index();
         self.board[sq as usize] = Piece::NONE;
@@ -313,8 +384,9 @@ impl Position {
     pub(crate) fn move_piece<const NET: bool>(&mut self, from: Square, to: Square) {
         let piece = self.board[from as usize];
         if NET {
-            let top = self.accumulators.last_mut().expect("an accumulator");
-            self.net.shift(top, piece, to_64(from), to_64(to));
+            let delta = self.top_delta();
+            delta.add(piece, to_64(to));
+            delta.remove(piece, to_64(from));
         }
         self.board[from as usize] = Piece::NONE;
         self.board[to as usize] = piece;
@@ -340,8 +412,18 @@ impl Position {
             fullmove_number: self.fullmove_number,
             key: self.key,
         };
-        let top = *self.accumulator();
-        self.accumulators.push(top);
+        self.acc_top += 1;
+        match self.accumulators.get_mut(self.acc_top) {
+            Some(slot) => {
+                slot.computed = false;
+                slot.delta = Delta::EMPTY;
+            }
+            None => self.accumulators.push(AccumulatorSlot {
+                acc: Accumulator::ZERO,
+                computed: false,
+                delta: Delta::EMPTY,
+            }),
+        }
         if self.en_passant != NO_SQUARE {
             self.key ^= KEYS.en_passant_file[file_of(self.en_passant) as usize];
             self.en_passant = NO_SQUARE;
@@ -449,7 +531,7 @@ impl Position {
             .history
             .pop()
             .expect("unmake_move without a move to take back");
-        self.accumulators.pop();
+        self.acc_top -= 1;
         let mv = undo.mv;
         self.side = self.side.flip();
         let us = self.side;
@@ -502,7 +584,7 @@ impl Position {
             .history
             .pop()
             .expect("unmake_null_move without a null move");
-        self.accumulators.pop();
+        self.acc_top -= 1;
         self.side = self.side.flip();
         self.en_passant = undo.en_passant;
         self.halfmove_clock = undo.halfmove_clock;

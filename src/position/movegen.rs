@@ -53,8 +53,11 @@ impl MoveSink for MoveCounter {
     }
 }
 
-/// Check and pin information for the side to move, computed once per node.
-struct Context {
+/// Check and pin information for the side to move, computed once per node: a caller that
+/// generates in stages (the search's move picker) asks for it once (`move_context`) and hands
+/// it to `generate_in` and `is_legal_in`.
+#[derive(Clone, Debug)]
+pub struct Context {
     us: Color,
     them: Color,
     king: Square,
@@ -87,30 +90,45 @@ const fn bit(sq: Square) -> u128 {
 impl Position {
     /// All legal moves of the kind asked for, appended to `list`.
     pub fn generate(&self, kind: GenType, list: &mut MoveList) {
+        self.generate_in(&self.context(), kind, list);
+    }
+
+    /// `generate` with this position's `move_context` already at hand.
+    pub fn generate_in(&self, context: &Context, kind: GenType, list: &mut MoveList) {
+        debug_assert_eq!(context.king, self.king_square(self.side));
         match kind {
-            GenType::All => self.generate_into::<true, true, _>(list),
-            GenType::Noisy => self.generate_into::<false, true, _>(list),
-            GenType::Quiet => self.generate_into::<true, false, _>(list),
+            GenType::All => self.generate_into::<true, true, _>(context, list),
+            GenType::Noisy => self.generate_into::<false, true, _>(context, list),
+            GenType::Quiet => self.generate_into::<true, false, _>(context, list),
         }
+    }
+
+    /// The checks and pins of the side to move (see `Context`).
+    #[inline]
+    pub fn move_context(&self) -> Context {
+        self.context()
     }
 
     /// The number of legal moves, without storing them (perft's last ply).
     pub fn count_legal_moves(&self) -> u64 {
         let mut counter = MoveCounter(0);
-        self.generate_into::<true, true, _>(&mut counter);
+        self.generate_into::<true, true, _>(&self.context(), &mut counter);
         counter.0
     }
 
     /// The generator itself, specialised at compile time on which moves are wanted and on
     /// where they go.
-    fn generate_into<const QUIET: bool, const NOISY: bool, S: MoveSink>(&self, list: &mut S) {
-        let context = self.context();
+    fn generate_into<const QUIET: bool, const NOISY: bool, S: MoveSink>(
+        &self,
+        context: &Context,
+        list: &mut S,
+    ) {
         match context.checkers {
-            0 => self.generate_pieces::<QUIET, NOISY, false, S>(&context, list),
-            1 => self.generate_pieces::<QUIET, NOISY, true, S>(&context, list),
+            0 => self.generate_pieces::<QUIET, NOISY, false, S>(context, list),
+            1 => self.generate_pieces::<QUIET, NOISY, true, S>(context, list),
             _ => {}
         }
-        self.generate_king::<QUIET, NOISY, S>(&context, list);
+        self.generate_king::<QUIET, NOISY, S>(context, list);
     }
 
     /// Moves of everything but the king; `CHECKED` adds the "capture or block" filter.
@@ -155,38 +173,43 @@ impl Position {
         if mv.is_null() {
             return false;
         }
+        self.is_legal_in(&self.context(), mv)
+    }
+
+    /// `is_legal` with this position's `move_context` already at hand.
+    pub fn is_legal_in(&self, context: &Context, mv: Move) -> bool {
+        debug_assert_eq!(context.king, self.king_square(self.side));
+        if mv.is_null() {
+            return false;
+        }
         let from = mv.from();
         let piece = self.board[from as usize];
         if piece.is_none() || piece.color() != self.side {
             return false;
         }
-        let context = self.context();
         let mut list = MoveList::new();
         match piece.kind() {
-            PieceType::King => self.generate_king::<true, true, _>(&context, &mut list),
+            PieceType::King => self.generate_king::<true, true, _>(context, &mut list),
             _ if context.checkers >= 2 => {}
-            PieceType::Pawn => self.generate_pawn::<true, true, true, _>(&context, from, &mut list),
+            PieceType::Pawn => self.generate_pawn::<true, true, true, _>(context, from, &mut list),
             PieceType::Knight if context.pinned & bit(from) == 0 => {
-                self.generate_knight::<true, true, true, _>(&context, from, &mut list)
+                self.generate_knight::<true, true, true, _>(context, from, &mut list)
             }
             PieceType::Bishop => self.generate_slider::<true, true, true, _>(
-                &context,
+                context,
                 from,
                 &BISHOP_DIRECTIONS,
                 &mut list,
             ),
             PieceType::Rook => self.generate_slider::<true, true, true, _>(
-                &context,
+                context,
                 from,
                 &ROOK_DIRECTIONS,
                 &mut list,
             ),
-            PieceType::Queen => self.generate_slider::<true, true, true, _>(
-                &context,
-                from,
-                &KING_OFFSETS,
-                &mut list,
-            ),
+            PieceType::Queen => {
+                self.generate_slider::<true, true, true, _>(context, from, &KING_OFFSETS, &mut list)
+            }
             _ => {}
         }
         list.contains(&mv)

@@ -75,14 +75,18 @@ impl Position {
                 self.compute_pawn_king_key()
             ));
         }
-        if self.accumulators.len() != self.history.len() + 1 {
+        if self.acc_top != self.history.len() || self.accumulators.len() <= self.acc_top {
             return Err(format!(
-                "{} accumulators for {} plies of history",
+                "accumulator slot {} of {} for {} plies of history",
+                self.acc_top,
                 self.accumulators.len(),
                 self.history.len()
             ));
         }
-        if *self.accumulator() != self.computed_accumulator() {
+        if !self.accumulators[0].computed {
+            return Err("the first accumulator slot is not up to date".to_string());
+        }
+        if self.accumulator() != self.computed_accumulator() {
             return Err("network accumulator != recomputed from the board".to_string());
         }
         let mut listed = 0;
@@ -117,25 +121,27 @@ impl Position {
     }
 }
 
+/// Every position of the perft suites (the same files as the perft tests), for tests.
+#[cfg(test)]
+pub(crate) fn suite_positions() -> Vec<Position> {
+    [
+        include_str!("../../perft/perftsuite.epd"),
+        include_str!("../../perft/perft_cpw_extra.epd"),
+        include_str!("../../perft/chess960_fischer.epd"),
+    ]
+    .iter()
+    .flat_map(|text| text.lines())
+    .filter_map(|line| line.split(';').next())
+    .filter(|fen| !fen.trim().is_empty() && !fen.starts_with('#'))
+    .map(|fen| Position::from_fen(fen.trim()).expect("the perft suites hold valid FEN"))
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::suite_positions;
     use crate::moves::MoveList;
     use crate::position::Position;
-
-    /// Every position of the perft suites (the same files as the perft tests).
-    fn suite_positions() -> Vec<Position> {
-        [
-            include_str!("../../perft/perftsuite.epd"),
-            include_str!("../../perft/perft_cpw_extra.epd"),
-            include_str!("../../perft/chess960_fischer.epd"),
-        ]
-        .iter()
-        .flat_map(|text| text.lines())
-        .filter_map(|line| line.split(';').next())
-        .filter(|fen| !fen.trim().is_empty() && !fen.starts_with('#'))
-        .map(|fen| Position::from_fen(fen.trim()).expect("the perft suites hold valid FEN"))
-        .collect()
-    }
 
     /// Walks the whole tree to `depth` with real make/unmake (perft bulk-counts the last ply,
     /// so it never makes the leaf moves) and a null move at every node not in check. In a debug
@@ -196,6 +202,18 @@ mod tests {
                 played += 1;
                 pos.verify()
                     .unwrap_or_else(|error| panic!("game {index}, ply {played}: {error}"));
+                // The lazy sums: brought up to date at random plies, so that later ones start
+                // from a slot some plies back.
+                if next() % 3 == 0 {
+                    let scratch = pos
+                        .network()
+                        .evaluate(&pos.computed_accumulator(), pos.side);
+                    assert_eq!(
+                        pos.evaluate_network(),
+                        scratch,
+                        "game {index}, ply {played}"
+                    );
+                }
             }
             while let Some(undo) = pos.history().last().copied() {
                 if undo.mv.is_null() {
@@ -205,6 +223,12 @@ mod tests {
                 }
                 pos.verify()
                     .unwrap_or_else(|error| panic!("game {index}, taking back: {error}"));
+                if next() % 5 == 0 {
+                    let scratch = pos
+                        .network()
+                        .evaluate(&pos.computed_accumulator(), pos.side);
+                    assert_eq!(pos.evaluate_network(), scratch, "game {index}, taking back");
+                }
             }
             assert_eq!(pos, suite_positions()[index], "game {index} not taken back");
         }
@@ -216,8 +240,7 @@ mod tests {
     #[should_panic(expected = "after make_move e2e4: network accumulator")]
     fn a_debug_build_catches_a_drifted_sum_at_the_move() {
         let mut pos = Position::startpos();
-        let top = pos.accumulators.len() - 1;
-        pos.accumulators[top].0[0][0] += 1;
+        pos.accumulators[pos.acc_top].acc.0[0][0] += 1;
         let e4 = pos
             .legal_moves()
             .into_iter()

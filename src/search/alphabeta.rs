@@ -22,7 +22,7 @@ use super::Report;
 use super::Shared;
 use super::movepick::{MovePicker, captured_kind};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
-use super::see::see_ge;
+use super::see::{see_ge, see_ge_quiet};
 use super::tablebase::wdl_score;
 use super::thread::{QUIET_START, SearchThread, sharpened};
 
@@ -416,10 +416,11 @@ impl SearchThread {
                     }
                     // Step 10d. Quiet moves that hang material at low depth.
                     if lmr_depth <= params.see_max_depth
-                        && !see_ge(
+                        && !see_ge_quiet(
                             &self.pos,
                             mv,
                             -params.see_quiet_margin * lmr_depth * lmr_depth,
+                            &threats,
                         )
                     {
                         continue;

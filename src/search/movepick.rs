@@ -12,7 +12,7 @@
 //! prunes by exchange value itself. In check, the full sequence yields every evasion.
 //! Selection is a partial selection sort: most nodes cut off after a move or two.
 
-use crate::position::movegen::GenType;
+use crate::position::movegen::{Context, GenType};
 use arrayvec::ArrayVec;
 
 use crate::moves::{MAX_MOVES, Move, MoveList};
@@ -84,6 +84,8 @@ pub struct MovePicker {
     next: usize,
     bad: MoveList,
     bad_next: usize,
+    /// The node's checks and pins, found once at the first stage that needs them.
+    move_context: Option<Context>,
 }
 
 impl MovePicker {
@@ -109,6 +111,7 @@ impl MovePicker {
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
+            move_context: None,
         }
     }
 
@@ -164,13 +167,19 @@ impl MovePicker {
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenerateNoisy;
-                    if !self.tt_move.is_null() && pos.is_legal(self.tt_move) {
+                    if !self.tt_move.is_null()
+                        && pos.is_legal_in(
+                            self.move_context.get_or_insert_with(|| pos.move_context()),
+                            self.tt_move,
+                        )
+                    {
                         return Some(self.tt_move);
                     }
                     self.tt_move = Move::NULL;
                 }
                 Stage::GenerateNoisy => {
-                    pos.generate(GenType::Noisy, &mut self.list);
+                    let context = self.move_context.get_or_insert_with(|| pos.move_context());
+                    pos.generate_in(context, GenType::Noisy, &mut self.list);
                     for &mv in &self.list {
                         let piece = pos.piece_at(mv.from());
                         let captured = captured_kind(pos, mv);
@@ -227,7 +236,10 @@ impl MovePicker {
                         && !duplicate
                         && mv != self.tt_move
                         && !mv.is_noisy()
-                        && pos.is_legal(mv)
+                        && pos.is_legal_in(
+                            self.move_context.get_or_insert_with(|| pos.move_context()),
+                            mv,
+                        )
                     {
                         return Some(mv);
                     }
@@ -239,7 +251,8 @@ impl MovePicker {
                     }
                     self.list.clear();
                     self.scores.clear();
-                    pos.generate(GenType::Quiet, &mut self.list);
+                    let context = self.move_context.get_or_insert_with(|| pos.move_context());
+                    pos.generate_in(context, GenType::Quiet, &mut self.list);
                     let color = pos.side_to_move();
                     for &mv in &self.list {
                         let piece = pos.piece_at(mv.from());

@@ -26,7 +26,9 @@ impl SearchThread {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        let in_check = self.pos.in_check();
+        // Set by the caller, which looked after its move (search's gives-check, or below).
+        let in_check = self.stack[ply].in_check;
+        debug_assert_eq!(in_check, self.pos.in_check());
         if let Some(score) = self.enter_node(shared, ply, in_check) {
             return score;
         }
@@ -104,6 +106,7 @@ impl SearchThread {
                 }
             }
             self.make_move(shared, mv, ply);
+            self.stack[ply + 1].in_check = self.pos.in_check();
             let score = -self.qsearch(shared, -beta, -best.alpha, ply + 1);
             self.pos.unmake_move();
             if self.stopped {

@@ -249,7 +249,7 @@ impl SearchThread {
     #[inline(always)]
     pub(super) fn evaluate(&mut self) -> i32 {
         self.pos
-            .network_eval()
+            .evaluate_network()
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
