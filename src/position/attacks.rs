@@ -23,6 +23,7 @@ use crate::geometry::{
     BISHOP_DIRECTIONS, ROOK_DIRECTIONS, can_attack, king_leaps, knight_leaps, pawn_captures,
     square_bit, step_between,
 };
+use crate::moves::Move;
 use crate::types::{Color, NO_SQUARE, Piece, PieceType, Square, on_board};
 
 /// The squares strictly between `from` and `to`, walked from `from` towards `to`. The two
@@ -208,6 +209,62 @@ impl Position {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.is_attacked(self.king_square(self.side), self.side.flip())
+    }
+
+    /// `in_check` right after `mv` was made, found from the move alone (the search asks it
+    /// after every move): before the move the side now to move was not in check, so a check
+    /// can only come from the moved (or promoted) piece on its target, or from a slider
+    /// uncovered on the line from the king through a square the move emptied (its origin, and
+    /// for en passant the taken pawn's square). Castling asks `in_check` itself.
+    #[inline]
+    pub fn in_check_after(&self, mv: Move) -> bool {
+        if mv.is_castle() {
+            return self.in_check();
+        }
+        let mover = self.side.flip();
+        let king = self.king_square(self.side);
+        let (from, to) = (mv.from(), mv.to());
+        let piece = self.board[to as usize];
+        let kind = piece.kind();
+        let direct = match kind {
+            PieceType::Pawn => pawn_captures(mover, to) & square_bit(king) != 0,
+            PieceType::Knight => can_attack(kind, to, king),
+            PieceType::Bishop | PieceType::Rook | PieceType::Queen => {
+                can_attack(kind, to, king)
+                    && between(to, king).all(|sq| self.board[sq as usize].is_none())
+            }
+            _ => false,
+        };
+        direct
+            || self.slider_behind(king, from, mover)
+            || (mv.is_en_passant()
+                && self.slider_behind(king, (to as i32 - mover.forward()) as Square, mover))
+    }
+
+    /// Does a slider of `by` attack `king` along the line from the king through `through`?
+    /// (The first piece on that line, walking from the king, decides.)
+    #[inline(always)]
+    fn slider_behind(&self, king: Square, through: Square, by: Color) -> bool {
+        let step = step_between(king, through);
+        if step == 0 {
+            return false;
+        }
+        let mut square = king as i32 + step;
+        while on_board(square) {
+            let piece = self.board[square as usize];
+            if !piece.is_none() {
+                let diagonal = matches!(step.abs(), 15 | 17);
+                return piece.color() == by
+                    && match piece.kind() {
+                        PieceType::Queen => true,
+                        PieceType::Bishop => diagonal,
+                        PieceType::Rook => !diagonal,
+                        _ => false,
+                    };
+            }
+            square += step;
+        }
+        false
     }
 
     /// The squares of the pieces giving check to the side to move, in square order.

@@ -168,6 +168,36 @@ mod tests {
         nodes
     }
 
+    /// `in_check_after`, the search's check test from the move alone, against the full scan,
+    /// for every move two plies deep from every suite position (Chess960 castling, en
+    /// passant, promotions and discovered checks included).
+    #[test]
+    fn the_check_test_from_the_move_agrees_with_the_full_scan() {
+        fn walk(pos: &mut Position, depth: u32, checks: &mut u64) {
+            for mv in pos.legal_moves() {
+                pos.make_move(mv);
+                let expected = pos.in_check();
+                assert_eq!(
+                    pos.in_check_after(mv),
+                    expected,
+                    "{} leading to {}",
+                    mv.to_uci(pos.is_chess960()),
+                    pos.to_fen()
+                );
+                *checks += expected as u64;
+                if depth > 1 {
+                    walk(pos, depth - 1, checks);
+                }
+                pos.unmake_move();
+            }
+        }
+        let mut checks = 0;
+        for mut pos in suite_positions() {
+            walk(&mut pos, 2, &mut checks);
+        }
+        assert!(checks > 1_000, "only {checks} checks seen");
+    }
+
     #[test]
     fn make_and_unmake_keep_the_incremental_state_through_the_perft_suites() {
         let mut total = 0;

@@ -493,7 +493,7 @@ impl SearchThread {
             let nodes_before = self.nodes;
             self.make_move(shared, mv, ply);
             moves_searched += 1;
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.in_check_after(mv);
             self.stack[ply + 1].in_check = gives_check;
 
             // Step 11b. Check extension.

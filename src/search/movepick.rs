@@ -145,10 +145,17 @@ impl MovePicker {
         if self.next >= self.list.len() {
             return None;
         }
+        // The first of the highest scores (ties keep generation order).
         let mut best = self.next;
-        for index in self.next + 1..self.list.len() {
-            if self.scores[index] > self.scores[best] {
+        let mut best_score = self.scores[best];
+        for (index, &score) in self.scores[..self.list.len()]
+            .iter()
+            .enumerate()
+            .skip(self.next + 1)
+        {
+            if score > best_score {
                 best = index;
+                best_score = score;
             }
         }
         self.list.swap(self.next, best);

@@ -106,7 +106,7 @@ impl SearchThread {
                 }
             }
             self.make_move(shared, mv, ply);
-            self.stack[ply + 1].in_check = self.pos.in_check();
+            self.stack[ply + 1].in_check = self.pos.in_check_after(mv);
             let score = -self.qsearch(shared, -beta, -best.alpha, ply + 1);
             self.pos.unmake_move();
             if self.stopped {
