@@ -61,6 +61,19 @@ impl Move {
         from_64(((self.0 >> 6) & 63) as usize)
     }
 
+    /// `to_64(self.from())` without the round trip through the 0x88 square (the history
+    /// tables and threat masks index by dense squares).
+    #[inline(always)]
+    pub fn from_dense(self) -> usize {
+        (self.0 & 63) as usize
+    }
+
+    /// `to_64(self.to())`, as `from_dense`.
+    #[inline(always)]
+    pub fn to_dense(self) -> usize {
+        ((self.0 >> 6) & 63) as usize
+    }
+
     #[inline(always)]
     pub fn flag(self) -> u16 {
         self.0 >> 12
@@ -177,5 +190,16 @@ mod tests {
         let long = Move::new(sq("e8"), sq("a8"), flag::CASTLE);
         assert_eq!(long.to_uci(false), "e8c8");
         assert!(Move::NULL.is_null());
+    }
+
+    #[test]
+    fn dense_squares_match_the_round_trip() {
+        for from in (0..64).map(from_64) {
+            for to in [from_64(0), from_64(27), from_64(63), from] {
+                let mv = Move::new(from, to, flag::CAPTURE);
+                assert_eq!(mv.from_dense(), to_64(mv.from()));
+                assert_eq!(mv.to_dense(), to_64(mv.to()));
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@
 
 use crate::moves::Move;
 use crate::position::attacks::ThreatMap;
-use crate::types::{Color, Piece, PieceType, to_64};
+use crate::types::{Color, Piece, PieceType};
 
 pub const HISTORY_MAX: i32 = 16384;
 
@@ -27,13 +27,13 @@ pub const CONTINUATION_BLOCK: usize = 16 * 64;
 /// Index of a (piece, destination) pair, the unit all the contextual tables use.
 #[inline(always)]
 pub fn piece_to(piece: Piece, mv: Move) -> usize {
-    piece.index() * 64 + to_64(mv.to())
+    piece.index() * 64 + mv.to_dense()
 }
 
 #[inline(always)]
 fn butterfly_index(color: Color, mv: Move, threats: ThreatMap) -> usize {
-    let from_attacked = (threats.all >> to_64(mv.from()) & 1) as usize;
-    let to_attacked = (threats.all >> to_64(mv.to()) & 1) as usize;
+    let from_attacked = (threats.all >> mv.from_dense() & 1) as usize;
+    let to_attacked = (threats.all >> mv.to_dense() & 1) as usize;
     ((color.index() * 4 + from_attacked * 2 + to_attacked) << 12) + (mv.0 & 0xFFF) as usize
 }
 
@@ -156,6 +156,7 @@ impl History {
 mod tests {
     use super::*;
     use crate::position::Position;
+    use crate::types::to_64;
 
     #[test]
     fn butterfly_update_moves_only_that_colour_move_and_threat() {

@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::moves::{MAX_MOVES, Move, MoveList};
 use crate::position::Position;
-use crate::types::{PieceType, to_64};
+use crate::types::PieceType;
 
 use super::history::History;
 use super::see::{see_ge, see_value};
@@ -60,9 +60,9 @@ fn escape_bonus(kind: PieceType, mv: Move, threats: &ThreatMap) -> i32 {
         return 0;
     }
     let bonus = ESCAPE_BONUS[kind as usize];
-    if lesser >> to_64(mv.to()) & 1 == 1 {
+    if lesser >> mv.to_dense() & 1 == 1 {
         -bonus
-    } else if lesser >> to_64(mv.from()) & 1 == 1 {
+    } else if lesser >> mv.from_dense() & 1 == 1 {
         bonus
     } else {
         0

@@ -12,7 +12,7 @@ use crate::geometry::step_between;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::position::attacks::ThreatMap;
-use crate::types::{Color, Piece, PieceType, Square, on_board, to_64};
+use crate::types::{Color, Piece, PieceType, Square, on_board};
 
 /// Exchange values in centipawns, indexed by `PieceType as usize`.
 pub const SEE_VALUES: [i32; 7] = [0, 100, 320, 330, 500, 950, 20000];
@@ -118,7 +118,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
 #[inline]
 pub fn see_ge_quiet(pos: &Position, mv: Move, threshold: i32, threats: &ThreatMap) -> bool {
     let (from, to) = (mv.from(), mv.to());
-    if threshold <= 0 && !mv.is_castle() && threats.all >> to_64(to) & 1 == 0 {
+    if threshold <= 0 && !mv.is_castle() && threats.all >> mv.to_dense() & 1 == 0 {
         // Only a slider behind the origin, on the line through `to`, gains `to` by the move.
         let step = step_between(to, from);
         if step == 0 {
@@ -193,7 +193,7 @@ mod tests {
                             pos.to_fen()
                         );
                         checked += 1;
-                        shortcut += (threats.all >> to_64(mv.to()) & 1 == 0) as usize;
+                        shortcut += (threats.all >> mv.to_dense() & 1 == 0) as usize;
                     }
                 }
                 let moves = pos.legal_moves();
