@@ -64,6 +64,10 @@ pub struct TrainArgs {
     /// Continue from a checkpoint written by an earlier run.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from the weights of this net file instead of random ones (refining a net on new
+    /// data, usually at a lower --lr); its width must be the engine's.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Centipawns per unit of the net's output in the written nets (0: fit it to the search
     /// scores of the validation set, so a net centipawn is a search centipawn).
     #[arg(long, default_value_t = 0)]
@@ -71,17 +75,37 @@ pub struct TrainArgs {
     /// Use at most this many positions (after filtering and shuffling; 0: all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
+    /// Show half the positions of each epoch reflected between the a- and h-files (the other
+    /// half in the next epoch): twice the examples from the same games.
+    #[arg(long)]
+    pub mirror: bool,
+}
+
+/// Whether a training pass shows `record` reflected between the a- and h-files (`--mirror`):
+/// half the positions in one epoch, the other half in the next, picked by a hash of the
+/// occupancy so the choice needs no state and every position is seen both ways.
+fn mirrored(record: &Record, epoch: usize) -> bool {
+    let half = (record.occupancy().wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63) as usize;
+    (half ^ epoch) & 1 == 1
 }
 
 /// One pass over `records` split across `threads`: the summed loss and, when `grads` is
-/// given, each thread's gradient in its own buffer.
+/// given, each thread's gradient in its own buffer. With `mirror_epoch` (training with
+/// `--mirror`) half the positions are seen reflected (`mirrored`).
 fn pass(
     net: &FloatNet,
     records: &[Record],
     score_weight: f32,
     grads: Option<&mut [Grad]>,
     threads: usize,
+    mirror_epoch: Option<usize>,
 ) -> f64 {
+    let features = |record: &Record| {
+        Features::of_mirrored(
+            record,
+            mirror_epoch.is_some_and(|epoch| mirrored(record, epoch)),
+        )
+    };
     let chunk = records.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let mut handles = Vec::new();
@@ -93,9 +117,8 @@ fn pass(
                         let mut scratch = Scratch::new(net.hidden);
                         let mut loss = 0.0f64;
                         for record in slice {
-                            let features = Features::of(record);
                             let t = target(record, score_weight);
-                            loss += net.backward(&features, t, &mut scratch, grad) as f64;
+                            loss += net.backward(&features(record), t, &mut scratch, grad) as f64;
                         }
                         loss
                     }));
@@ -109,7 +132,7 @@ fn pass(
                             .iter()
                             .map(|record| {
                                 let t = target(record, score_weight);
-                                net.loss(&Features::of(record), t, &mut scratch) as f64
+                                net.loss(&features(record), t, &mut scratch) as f64
                             })
                             .sum::<f64>()
                     }));
@@ -310,11 +333,35 @@ fn train(args: &TrainArgs) -> Result<(), String> {
             eprintln!("resuming after epoch {}", state.epoch);
             state
         }
-        None => Training {
-            net: FloatNet::random(args.hidden, &mut random),
-            adam: Adam::new(args.hidden),
-            epoch: 0,
-        },
+        None => {
+            let net = match &args.init {
+                Some(path) => {
+                    if args.hidden != crate::nnue::HIDDEN {
+                        return Err(format!(
+                            "train: --init reads nets of width {}, --hidden is {}",
+                            crate::nnue::HIDDEN,
+                            args.hidden
+                        ));
+                    }
+                    let net = FloatNet::from_network(&crate::nnue::file::load(path)?);
+                    if !validation.is_empty() {
+                        let loss = pass(&net, &validation, args.score_weight, None, threads, None)
+                            / validation.len() as f64;
+                        eprintln!(
+                            "starting from {}: validation loss {loss:.6}",
+                            path.display()
+                        );
+                    }
+                    net
+                }
+                None => FloatNet::random(args.hidden, &mut random),
+            };
+            Training {
+                net,
+                adam: Adam::new(args.hidden),
+                epoch: 0,
+            }
+        }
     };
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zeros(args.hidden)).collect();
     let batches_per_epoch = training.len().div_ceil(args.batch);
@@ -336,6 +383,7 @@ fn train(args: &TrainArgs) -> Result<(), String> {
                 args.score_weight,
                 Some(&mut grads),
                 threads,
+                args.mirror.then_some(state.epoch),
             );
             let (first, rest) = grads.split_first_mut().expect("at least one thread");
             for other in rest.iter() {
@@ -361,8 +409,14 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         let validation_loss = if validation.is_empty() {
             f64::NAN
         } else {
-            pass(&state.net, &validation, args.score_weight, None, threads)
-                / validation.len() as f64
+            pass(
+                &state.net,
+                &validation,
+                args.score_weight,
+                None,
+                threads,
+                None,
+            ) / validation.len() as f64
         };
         eprintln!(
             "\repoch {} train loss {:.6} validation loss {:.6} in {:.1} s ({:.0} positions/s)          ",
@@ -397,4 +451,24 @@ fn train(args: &TrainArgs) -> Result<(), String> {
         train_start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_position_is_mirrored_in_one_epoch_of_two() {
+        let mut random = Rng::new(9);
+        let mut mirrored_first = 0;
+        for _ in 0..1000 {
+            let mut bytes = [0u8; crate::datagen::format::RECORD_BYTES];
+            bytes[..8].copy_from_slice(&random.next_u64().to_le_bytes());
+            let record = Record(bytes);
+            assert_ne!(mirrored(&record, 0), mirrored(&record, 1));
+            assert_eq!(mirrored(&record, 0), mirrored(&record, 2));
+            mirrored_first += mirrored(&record, 0) as usize;
+        }
+        assert!((400..=600).contains(&mirrored_first), "{mirrored_first}");
+    }
 }

@@ -125,6 +125,14 @@ pub struct Features {
 
 impl Features {
     pub fn of(record: &Record) -> Features {
+        Features::of_mirrored(record, false)
+    }
+
+    /// The features of `record`, or with `mirror` those of the position reflected between
+    /// the a- and h-files. The net sees only pieces on squares, never castling rights, so the
+    /// reflection is a position it must judge the same: a second training example for free.
+    pub fn of_mirrored(record: &Record, mirror: bool) -> Features {
+        let flip_files = if mirror { 7 } else { 0 };
         let us = record.side_to_move();
         let mut features = Features {
             ours: [0; 32],
@@ -135,6 +143,7 @@ impl Features {
             if features.count == 32 {
                 break;
             }
+            let square = square ^ flip_files;
             features.ours[features.count] = feature(us, piece, square) as u16;
             features.theirs[features.count] = feature(us.flip(), piece, square) as u16;
             features.count += 1;
@@ -212,6 +221,32 @@ impl FloatNet {
             b1: grad.b1,
             w2: grad.w2,
             b2: grad.b2,
+        }
+    }
+
+    /// The float network a net file stands for (each weight divided by its integer scale):
+    /// the start of a training run that refines an existing net (`train --init`).
+    pub fn from_network(network: &crate::nnue::Network) -> FloatNet {
+        let hidden = crate::nnue::HIDDEN;
+        let w1 = network
+            .input_weights
+            .iter()
+            .flat_map(|row| row.iter().map(|&w| f32::from(w) / QA as f32))
+            .collect();
+        FloatNet {
+            hidden,
+            w1,
+            b1: network
+                .input_bias
+                .iter()
+                .map(|&w| f32::from(w) / QA as f32)
+                .collect(),
+            w2: network
+                .output_weights
+                .iter()
+                .map(|&w| f32::from(w) / QB as f32)
+                .collect(),
+            b2: network.output_bias as f32 / (QA * QB) as f32,
         }
     }
 
@@ -440,6 +475,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Move;
     use crate::nnue::file;
     use crate::position::Position;
     use crate::random::Rng;
@@ -513,6 +549,77 @@ mod tests {
         }
         let after = mean_loss(&net, &mut scratch);
         assert!(after < before * 0.5, "loss {before} -> {after}");
+    }
+
+    /// `fen` reflected between the a- and h-files (no castling, no en passant: neither has a
+    /// reflection, and the net sees neither).
+    fn mirrored_fen(fen: &str) -> String {
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let board: Vec<String> = fields[0]
+            .split('/')
+            .map(|rank| rank.chars().rev().collect())
+            .collect();
+        format!(
+            "{} {} - - {} {}",
+            board.join("/"),
+            fields[1],
+            fields[4],
+            fields[5]
+        )
+    }
+
+    fn sorted(features: &Features) -> (Vec<u16>, Vec<u16>) {
+        let mut ours = features.ours[..features.count].to_vec();
+        let mut theirs = features.theirs[..features.count].to_vec();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        (ours, theirs)
+    }
+
+    #[test]
+    fn a_net_file_read_back_is_the_float_net_it_was_written_from() {
+        let mut net = FloatNet::random(crate::nnue::HIDDEN, &mut Rng::new(21));
+        net.b2 = 0.1;
+        let bytes = net.quantise(400);
+        let back = FloatNet::from_network(&file::parse(&bytes).unwrap());
+        assert_eq!(
+            back.quantise(400),
+            bytes,
+            "the round trip is exact on the integer grid"
+        );
+        let worst = net
+            .w1
+            .iter()
+            .zip(&back.w1)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f32, f32::max);
+        assert!(worst <= 0.5 / QA as f32 + 1e-6, "w1 moved by {worst}");
+        for record in sample(50) {
+            let (a, b) = (net.eval_cp(&record, 400), back.eval_cp(&record, 400));
+            assert!((a - b).abs() < 15.0, "{a} against {b}");
+        }
+    }
+
+    #[test]
+    fn mirrored_features_are_those_of_the_mirrored_position() {
+        let mut changed = 0;
+        for record in sample(300) {
+            let pos = record.position().unwrap();
+            let reflected = Position::from_fen(&mirrored_fen(&pos.to_fen())).unwrap();
+            let packed = Record::pack(&reflected, 0, Move::NULL, 1, 0);
+            let expected = sorted(&Features::of(&packed));
+            let mirrored = sorted(&Features::of_mirrored(&record, true));
+            assert_eq!(mirrored, expected, "{}", pos.to_fen());
+            assert_eq!(
+                sorted(&Features::of_mirrored(&record, false)),
+                sorted(&Features::of(&record))
+            );
+            changed += (mirrored != sorted(&Features::of(&record))) as usize;
+        }
+        assert!(
+            changed > 250,
+            "only {changed} positions changed by the reflection"
+        );
     }
 
     #[test]
