@@ -41,7 +41,7 @@ coordinates (e2e4, e7e8q). Commands:
   hint            Ox88's suggestion for you
   undo            take back your last move and Ox88's reply
   flip            turn the board around
-  level LEVEL     easy, normal, hard, extra, master, or an Elo from 600 to 2280
+  level LEVEL     easy, normal, hard, extra, master, or an Elo from 600 to 2350
   fen             the position as FEN
   analyze         who controls each square, hanging and pinned pieces, material
   threats         the control map and the hanging pieces

@@ -31,7 +31,7 @@ pub struct PlayArgs {
     /// Your colour: white, black or random.
     #[arg(long, default_value = "white")]
     pub color: String,
-    /// Ox88's strength: easy, normal, hard, extra, master, or an Elo from 600 to 2280.
+    /// Ox88's strength: easy, normal, hard, extra, master, or an Elo from 600 to 2350.
     #[arg(long, default_value = "normal")]
     pub level: String,
     /// Clocks for both sides: MINUTES+SECONDS increment, e.g. 5+3. Default: no clock.
