@@ -12,8 +12,8 @@
 //! 4. under 1020 Elo, now and then a casual move (`choose_in`): any legal move that does not
 //!    give away the piece it moves or allow mate in one, played without searching. Below
 //!    1000 a smaller node budget no longer plays weaker (README, "Strength levels"), so the
-//!    levels there differ by how often they do not look (2 % of moves at 1000, 22 % at 800,
-//!    42 % at 600).
+//!    weakest levels differ by how often they do not look (2 % of moves at 1000, 22 % at
+//!    800, 42 % at 600).
 //!
 //! Bounding the loss is what keeps weak levels plausible: at 1500 Elo no line more than 59
 //! centipawns worse than the best is ever picked, so a queen is never given away on purpose;
@@ -53,9 +53,9 @@ pub const MAX_ELO: u32 = FULL_STRENGTH_ELO;
 /// levels".
 pub const FULL_STRENGTH_ELO: u32 = 2350;
 /// Where the loss bound reaches 0: limited levels from here to `FULL_STRENGTH_ELO` play their
-/// search's best move within their node budget. Kept where the levels measured in the README
-/// were played with it when full strength rose past it, since moving it reshapes every
-/// level's loss bound.
+/// search's best move within their node budget. It stayed at 2300 when full strength rose
+/// past it, because the levels in the README were measured with it and moving it would
+/// reshape every level's loss bound.
 const NO_LOSS_ELO: u32 = 2300;
 /// One line fewer every 300 Elo below this (8 at 600, 3 at 2000, never fewer than 2).
 const LINES_SCALE_TOP_ELO: u32 = 2800;
