@@ -57,6 +57,12 @@ pub const FULL_STRENGTH_ELO: u32 = 2350;
 /// past it, because the levels in the README were measured with it and moving it would
 /// reshape every level's loss bound.
 const NO_LOSS_ELO: u32 = 2300;
+
+/// The levels a player may name, for help texts (`engine play --help` and its `help`), so a
+/// recalibration that moves `MIN_ELO` or `MAX_ELO` changes them too.
+pub fn level_choices() -> String {
+    format!("easy, normal, hard, extra, master, or an Elo from {MIN_ELO} to {MAX_ELO}")
+}
 /// One line fewer every 300 Elo below this (8 at 600, 3 at 2000, never fewer than 2).
 const LINES_SCALE_TOP_ELO: u32 = 2800;
 /// The highest UCI `Skill Level`.

@@ -33,7 +33,12 @@ pub enum PlayCommand {
     Move(String),
 }
 
-pub const HELP: &str = "\
+/// The `help` text; the level range comes from `strength::level_choices`.
+pub fn help() -> String {
+    HELP_TEMPLATE.replace("{levels}", &crate::strength::level_choices())
+}
+
+const HELP_TEMPLATE: &str = "\
 Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q; case, x, + and # are optional) or as
 coordinates (e2e4, e7e8q). Commands:
   help            this text
@@ -41,7 +46,7 @@ coordinates (e2e4, e7e8q). Commands:
   hint            Ox88's suggestion for you
   undo            take back your last move and Ox88's reply
   flip            turn the board around
-  level LEVEL     easy, normal, hard, extra, master, or an Elo from 600 to 2350
+  level LEVEL     {levels}
   fen             the position as FEN
   analyze         who controls each square, hanging and pinned pieces, material
   threats         the control map and the hanging pieces
@@ -133,7 +138,8 @@ mod tests {
             crate::strength::MIN_ELO,
             crate::strength::MAX_ELO
         );
-        assert!(HELP.contains(&range), "HELP must say {range}");
+        assert!(help().contains(&range), "help must say {range}");
+        assert!(!help().contains('{'), "every placeholder filled");
     }
 
     #[test]

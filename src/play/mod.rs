@@ -31,8 +31,12 @@ pub struct PlayArgs {
     /// Your colour: white, black or random.
     #[arg(long, default_value = "white")]
     pub color: String,
-    /// Ox88's strength: easy, normal, hard, extra, master, or an Elo from 600 to 2350.
-    #[arg(long, default_value = "normal")]
+    // The help names the levels through `strength::level_choices`, so it follows MAX_ELO.
+    #[arg(
+        long,
+        default_value = "normal",
+        help = format!("Ox88's strength: {}.", crate::strength::level_choices())
+    )]
     pub level: String,
     /// Clocks for both sides: MINUTES+SECONDS increment, e.g. 5+3. Default: no clock.
     #[arg(long)]
@@ -123,5 +127,26 @@ pub fn run(args: &PlayArgs) -> ExitCode {
             eprintln!("engine: {reason}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlayArgs;
+    use crate::strength::{MAX_ELO, MIN_ELO};
+
+    #[test]
+    fn level_help_gives_the_range() {
+        let command = <PlayArgs as clap::Args>::augment_args(clap::Command::new("play"));
+        let level = command
+            .get_arguments()
+            .find(|argument| argument.get_id() == "level")
+            .expect("a --level argument");
+        let help = level.get_help().expect("help for --level").to_string();
+        let range = format!("an Elo from {MIN_ELO} to {MAX_ELO}");
+        assert!(
+            help.contains(&range),
+            "--level help {help:?} must say {range}"
+        );
     }
 }

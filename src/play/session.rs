@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::analysis::{Analysis, render};
 use crate::board_view::{self, Style};
 use crate::moves::Move;
-use crate::play::commands::{HELP, PlayCommand};
+use crate::play::commands::{PlayCommand, help};
 use crate::play::engine::{EnginePlayer, default_budget};
 use crate::play::explain::{self, color_name};
 use crate::play::game::PlayGame;
@@ -329,7 +329,7 @@ impl PlaySession {
         match command {
             PlayCommand::Nothing => quiet,
             PlayCommand::Help => {
-                self.say(HELP);
+                self.say(&help());
                 quiet
             }
             PlayCommand::Moves(square) => {
