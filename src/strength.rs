@@ -63,6 +63,7 @@ const NO_LOSS_ELO: u32 = 2300;
 pub fn level_choices() -> String {
     format!("easy, normal, hard, extra, master, or an Elo from {MIN_ELO} to {MAX_ELO}")
 }
+
 /// One line fewer every 300 Elo below this (8 at 600, 3 at 2000, never fewer than 2).
 const LINES_SCALE_TOP_ELO: u32 = 2800;
 /// The highest UCI `Skill Level`.
