@@ -35,10 +35,8 @@ pub enum PlayCommand {
 
 /// The `help` text; the level range comes from `strength::level_choices`.
 pub fn help() -> String {
-    HELP_TEMPLATE.replace("{levels}", &crate::strength::level_choices())
-}
-
-const HELP_TEMPLATE: &str = "\
+    format!(
+        "\
 Type a move in SAN (e4, Nf3, exd5, O-O, e8=Q; case, x, + and # are optional) or as
 coordinates (e2e4, e7e8q). Commands:
   help            this text
@@ -55,7 +53,10 @@ coordinates (e2e4, e7e8q). Commands:
   draw            offer a draw
   resign          give up the game
   new             start a new game
-  quit            leave";
+  quit            leave",
+        levels = crate::strength::level_choices()
+    )
+}
 
 impl PlayCommand {
     /// Reads one input line. Errors are explanations for the player.
