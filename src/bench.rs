@@ -115,14 +115,14 @@ pub fn run_positions(depth: i32) -> (u64, Vec<BenchLine>) {
         searcher.clear();
         let start = Instant::now();
         let result = searcher.search(&pos, &Limits::depth(depth), &signals, &mut |_| {});
-        total += result.nodes;
+        total += result.progress.nodes;
         lines.push(BenchLine {
             fen,
             best: result
                 .best
                 .map_or_else(|| "0000".to_string(), |mv| mv.to_uci(pos.is_chess960())),
             score: result.score,
-            nodes: result.nodes,
+            nodes: result.progress.nodes,
             time: start.elapsed(),
         });
     }

@@ -88,7 +88,11 @@ fn mate_limit_stops_at_the_mate() {
     };
     let result = search(&pos, &limits);
     assert_eq!(result.score, Score::Mate(3));
-    assert!(result.depth <= 7, "stopped at depth {}", result.depth);
+    assert!(
+        result.progress.depth <= 7,
+        "stopped at depth {}",
+        result.progress.depth
+    );
 }
 
 #[test]
@@ -180,11 +184,11 @@ fn respects_depth_limit() {
     let mut searcher = Searcher::new(16);
     let signals = SearchSignals::new();
     let result = searcher.search(&pos, &Limits::depth(5), &signals, &mut |report| {
-        if let Report::Iteration { depth, .. } = report {
-            depths.push(*depth);
+        if let Report::Iteration { progress, .. } = report {
+            depths.push(progress.depth);
         }
     });
-    assert_eq!(result.depth, 5);
+    assert_eq!(result.progress.depth, 5);
     assert_eq!(depths, vec![1, 2, 3, 4, 5]);
 }
 
@@ -195,9 +199,9 @@ fn respects_node_limit() {
         let result = search(&pos, &Limits::nodes(limit));
         assert!(result.best.is_some(), "no move with {limit} nodes");
         assert!(
-            result.nodes <= limit,
+            result.progress.nodes <= limit,
             "{} nodes searched for a limit of {limit}",
-            result.nodes
+            result.progress.nodes
         );
     }
 }
@@ -415,7 +419,9 @@ fn a_ponder_search_returns_only_after_ponderhit() {
             };
             let mut searcher = Searcher::new(1);
             let result = searcher.search(&pos, &limits, &signals, &mut |report| {
-                if let Report::Iteration { depth: 2, .. } = report {
+                if let Report::Iteration { progress, .. } = report
+                    && progress.depth == 2
+                {
                     let _ = done_sender.send(());
                 }
             });
@@ -429,7 +435,7 @@ fn a_ponder_search_returns_only_after_ponderhit() {
     signals.ponderhit();
     let (result, returned) = handle.join().expect("search thread");
     assert!(returned >= hit, "a ponder search returned before ponderhit");
-    assert_eq!(result.depth, 2);
+    assert_eq!(result.progress.depth, 2);
     assert!(!signals.is_stopped());
 }
 
@@ -454,26 +460,21 @@ fn the_result_carries_what_the_final_info_line_needs() {
         &Limits::depth(6),
         &SearchSignals::new(),
         &mut |report| {
-            if let Report::Iteration {
-                depth,
-                seldepth,
-                nodes,
-                hashfull,
-                ..
-            } = report
-            {
-                last = Some((*depth, *seldepth, *nodes, *hashfull));
+            if let Report::Iteration { progress, .. } = report {
+                last = Some(*progress);
             }
         },
     );
-    let (depth, seldepth, nodes, hashfull) = last.expect("iterations were reported");
-    assert_eq!((result.depth, result.seldepth), (depth, seldepth));
-    assert!(result.seldepth >= 6);
-    assert_eq!(result.nodes, nodes);
+    let last = last.expect("iterations were reported");
+    let end = result.progress;
+    assert_eq!((end.depth, end.seldepth), (last.depth, last.seldepth));
+    assert!(end.seldepth >= 6);
+    assert_eq!(end.nodes, last.nodes);
     assert!(
-        result.hashfull > 0 && result.hashfull >= hashfull,
-        "hashfull {} after the search, {hashfull} at its last report",
-        result.hashfull
+        end.hashfull > 0 && end.hashfull >= last.hashfull,
+        "hashfull {} after the search, {} at its last report",
+        end.hashfull,
+        last.hashfull
     );
 }
 
@@ -484,7 +485,7 @@ fn search_parameters_reach_the_search() {
         let mut searcher = Searcher::new(16);
         searcher.set_params(params);
         let result = searcher.search(&pos, &Limits::depth(7), &SearchSignals::new(), &mut |_| {});
-        result.nodes
+        result.progress.nodes
     };
     let default = ox88::search::SearchParams::DEFAULT;
     let mut changed = default;

@@ -41,7 +41,7 @@ fn a_root_in_the_tables_plays_a_move_that_keeps_the_win() {
     pos.make_move(best);
     assert_eq!(use_tables.tables.probe_wdl(&mut pos), Some(Wdl::Loss));
     // The root's DTZ ranking probed every move; the tree then had nothing left to ask.
-    assert_eq!(result.tbhits, Some(root_moves));
+    assert_eq!(result.progress.tbhits, Some(root_moves));
 }
 
 #[test]
@@ -54,17 +54,17 @@ fn the_tree_probes_positions_after_captures() {
         Some("e1d2".to_string())
     );
     assert!(
-        result.tbhits.is_some_and(|hits| hits > 0),
+        result.progress.tbhits.is_some_and(|hits| hits > 0),
         "{:?}",
-        result.tbhits
+        result.progress.tbhits
     );
 }
 
 #[test]
 fn without_tables_or_with_probe_limit_zero_there_are_no_tbhits() {
     let fen = "4k3/8/8/8/8/8/3r4/4KQ2 w - - 0 1";
-    assert_eq!(search(None, fen, 4).tbhits, None);
-    assert_eq!(search(Some(tables(0)), fen, 4).tbhits, None);
+    assert_eq!(search(None, fen, 4).progress.tbhits, None);
+    assert_eq!(search(Some(tables(0)), fen, 4).progress.tbhits, None);
 }
 
 #[test]

@@ -206,18 +206,28 @@ pub struct PvLine {
     pub moves: Vec<Move>,
 }
 
+/// The counters every iteration report and the final result carry.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth of the iteration (in a result: the last completed one, 0 if none).
+    pub depth: i32,
+    /// The deepest ply reached by the lines of that depth.
+    pub seldepth: i32,
+    pub nodes: u64,
+    /// From the `go` (holding a result back not counted).
+    pub time: Duration,
+    /// Table occupancy in per mille.
+    pub hashfull: u32,
+    /// Endgame-table probes so far (None: the search has no tables).
+    pub tbhits: Option<u64>,
+}
+
 /// Progress reports, turned into `info` lines by the UCI layer.
 #[derive(Clone, Debug)]
 pub enum Report {
     /// A completed iteration (or an aspiration fail, with a bound), with all PV lines.
     Iteration {
-        depth: i32,
-        seldepth: i32,
-        nodes: u64,
-        time: Duration,
-        hashfull: u32,
-        /// Endgame-table probes so far (None: the search has no tables).
-        tbhits: Option<u64>,
+        progress: Progress,
         lines: Vec<PvLine>,
     },
     /// The root move being searched (reported after the first second).
@@ -231,17 +241,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: Score,
-    /// The last completed depth (0: none completed).
-    pub depth: i32,
-    /// The deepest ply reached by the lines of that depth.
-    pub seldepth: i32,
-    pub nodes: u64,
-    /// From the `go` to the end of the search (holding the result back not counted).
-    pub time: Duration,
-    /// Table occupancy in per mille at the end of the search.
-    pub hashfull: u32,
-    /// Endgame-table probes (None: the search has no tables).
-    pub tbhits: Option<u64>,
+    /// At the end of the search, for the last completed depth.
+    pub progress: Progress,
     /// The lines of the last completed iteration, best first.
     pub lines: Vec<PvLine>,
 }

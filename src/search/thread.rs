@@ -25,7 +25,7 @@ use crate::types::Piece;
 use super::correction::CorrectionHistory;
 use super::history::{History, piece_to};
 use super::params::{DRAW, INFINITE, MATE, MATE_BOUND, MAX_PLY, NO_EVAL, SearchParams};
-use super::{Bound, Limits, PvLine, Report, Score, SearchResult, Shared};
+use super::{Bound, Limits, Progress, PvLine, Report, Score, SearchResult, Shared};
 use crate::position::attacks::ThreatMap;
 
 /// Nodes between two polls of the stop flag and the clock.
@@ -338,14 +338,21 @@ impl SearchThread {
         seldepth.max(depth as usize) as i32
     }
 
-    fn iteration_report(&self, shared: &Shared, depth: i32, count: usize) -> Report {
-        Report::Iteration {
+    /// The counters now, for `depth` and its first `count` lines.
+    fn progress(&self, shared: &Shared, depth: i32, count: usize) -> Progress {
+        Progress {
             depth,
             seldepth: self.seldepth(depth, count),
             nodes: self.total_nodes(shared),
             time: shared.time.elapsed(),
             hashfull: shared.tt.hashfull(),
             tbhits: self.total_tb_hits(shared),
+        }
+    }
+
+    fn iteration_report(&self, shared: &Shared, depth: i32, count: usize) -> Report {
+        Report::Iteration {
+            progress: self.progress(shared, depth, count),
             lines: self.lines(count),
         }
     }
@@ -433,18 +440,16 @@ impl SearchThread {
             best: self.root_moves.first().map(|root_move| root_move.mv),
             ponder: None,
             score: Score::Centipawns(0),
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-            hashfull: 0,
-            tbhits: shared.total_tb_hits(),
+            progress: Progress {
+                tbhits: shared.total_tb_hits(),
+                ..Progress::default()
+            },
             lines: Vec::new(),
         };
         if self.root_moves.is_empty() {
             let value = if self.pos.in_check() { -MATE } else { DRAW };
             result.score = Score::from_internal(value);
-            result.time = shared.time.elapsed();
+            result.progress.time = shared.time.elapsed();
             return result;
         }
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
@@ -472,8 +477,8 @@ impl SearchThread {
             result.best = Some(self.root_moves[0].mv);
             result.ponder = best_line.moves.get(1).copied();
             result.score = best_line.score;
-            result.depth = depth;
-            result.seldepth = self.seldepth(depth, multipv);
+            result.progress.depth = depth;
+            result.progress.seldepth = self.seldepth(depth, multipv);
             result.lines = lines.clone();
             let value = best_line.value;
             shared.report(&self.iteration_report(shared, depth, multipv));
@@ -510,10 +515,12 @@ impl SearchThread {
         {
             result.ponder = self.ponder_from_table(shared, best);
         }
-        result.nodes = self.total_nodes(shared);
-        result.time = shared.time.elapsed();
-        result.hashfull = shared.tt.hashfull();
-        result.tbhits = self.total_tb_hits(shared);
+        // The counters at the end; the depth and seldepth stay the last completed iteration's.
+        let progress = &mut result.progress;
+        progress.nodes = self.total_nodes(shared);
+        progress.time = shared.time.elapsed();
+        progress.hashfull = shared.tt.hashfull();
+        progress.tbhits = self.total_tb_hits(shared);
         result
     }
 

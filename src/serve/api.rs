@@ -441,13 +441,7 @@ fn analysis_stream(
         .try_clone()
         .map_err(|_| refuse(500, "the connection closed"))?;
     let mut report = |report: &Report| {
-        let Report::Iteration {
-            depth,
-            nodes,
-            lines,
-            ..
-        } = report
-        else {
+        let Report::Iteration { progress, lines } = report else {
             return;
         };
         if locked(&shared).ply() != ply {
@@ -478,8 +472,8 @@ fn analysis_stream(
         });
         let doc = Json::object([
             ("fen", Json::from(fen.as_str())),
-            ("depth", Json::from(*depth)),
-            ("nodes", Json::from(*nodes)),
+            ("depth", Json::from(progress.depth)),
+            ("nodes", Json::from(progress.nodes)),
             ("lines", Json::array(lines)),
         ]);
         if write!(writer, "data: {doc}\n\n")

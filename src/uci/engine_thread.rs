@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 
-use super::output::{Output, Progress, bestmove_line, current_move_line, iteration_line};
+use super::output::{Output, bestmove_line, current_move_line, iteration_line};
 use crate::nnue::Network;
 use crate::perft::divide;
 use crate::position::Position;
@@ -185,26 +185,10 @@ impl JobRunner {
         strength.restrict(&mut limits);
         let show_multipv = limits.multipv > 1;
         let mut report = |report: &Report| match report {
-            Report::Iteration {
-                depth,
-                seldepth,
-                nodes,
-                time,
-                hashfull,
-                tbhits,
-                lines,
-            } => {
-                let progress = Progress {
-                    depth: *depth,
-                    seldepth: *seldepth,
-                    nodes: *nodes,
-                    time: *time,
-                    hashfull: *hashfull,
-                    tbhits: *tbhits,
-                };
+            Report::Iteration { progress, lines } => {
                 for line in lines {
                     output.line(&iteration_line(
-                        &progress,
+                        progress,
                         line,
                         show_multipv,
                         show_wdl,
@@ -245,16 +229,8 @@ impl JobRunner {
                 bound: Bound::Exact,
                 moves: std::iter::once(best).chain(ponder).collect(),
             });
-        let progress = Progress {
-            depth: result.depth,
-            seldepth: result.seldepth,
-            nodes: result.nodes,
-            time: result.time,
-            hashfull: result.hashfull,
-            tbhits: result.tbhits,
-        };
         output.line(&iteration_line(
-            &progress,
+            &result.progress,
             &line,
             show_multipv,
             show_wdl,

@@ -5,11 +5,11 @@
 
 use std::io::Write;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::debug_log::{DebugLog, Direction};
 use crate::moves::Move;
-use crate::search::{Bound, PvLine, Score};
+use crate::search::{Bound, Progress, PvLine, Score};
 
 /// The single writer to stdout, and the debug log (`debug_log`) beside it. Write errors on
 /// stdout (a closed pipe) are ignored: the GUI is gone and the loop will see end of input.
@@ -90,18 +90,6 @@ pub fn score_text(score: Score, bound: Bound) -> String {
     text
 }
 
-/// Counters that every iteration line carries.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Progress {
-    pub depth: i32,
-    pub seldepth: i32,
-    pub nodes: u64,
-    pub time: Duration,
-    pub hashfull: u32,
-    /// Endgame-table probes; None (and no `tbhits` field) when the search has no tables.
-    pub tbhits: Option<u64>,
-}
-
 /// One `info depth … pv …` line for one PV line.
 pub fn iteration_line(
     progress: &Progress,
@@ -170,6 +158,7 @@ mod tests {
     use super::*;
     use crate::moves::flag;
     use crate::types::parse_square;
+    use std::time::Duration;
 
     fn mv(from: &str, to: &str, kind: u16) -> Move {
         Move::new(
