@@ -21,7 +21,9 @@ conditions (nodes or tc, pairs); a stopped run continues from it with the same c
 conditions it started with. The current run's state is kept in the repository
 (tests/spsa-state.json) so that it survives the machine. A progress line per iteration shows
 the score and the parameters that moved most (by their step in units of their perturbation);
-`--show` prints the current values as params.rs lines. `--set-r-end R` changes a resumed run's
+`--show` prints the current values as params.rs lines, and `--apply PATH` writes them as the
+defaults of the table in the params.rs at PATH (ranges, docs and other lines untouched), the
+build to SPRT against the untuned one. `--set-r-end R` changes a resumed run's
 learning rate from its current iteration on (the change is kept in the state's history): a
 run whose values hardly move for its budget of games can be given a larger step without
 starting again.
@@ -112,6 +114,25 @@ def show(state):
               f"  // {spec['value']:.2f}")
 
 
+def apply(state, path):
+    """Rewrites the defaults of the tuned parameters in the params.rs at `path`; returns how
+    many lines changed."""
+    lines = open(path).read().split("\n")
+    changed = 0
+    for index, line in enumerate(lines):
+        match = re.match(r"^(\s+)([a-z_0-9]+):\s*(-?\d+),(.*)$", line)
+        if match and match.group(2) in state["params"]:
+            indent, name, old, rest = match.groups()
+            new = sent(state["params"][name], state["params"][name]["value"])
+            if new != int(old):
+                lines[index] = f"{indent}{name}: {new},{rest}"
+                changed += 1
+    with open(path + ".tmp", "w") as out:
+        out.write("\n".join(lines))
+    os.replace(path + ".tmp", path)
+    return changed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", required=True, help="an spsa build of Ox88")
@@ -126,6 +147,8 @@ def main():
     parser.add_argument("--fastchess", default=FASTCHESS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", action="store_true", help="print the values and stop")
+    parser.add_argument("--apply", metavar="PATH",
+                        help="write the values as the defaults of the params.rs at PATH, stop")
     parser.add_argument("--set-r-end", type=float, default=None,
                         help="change the run's end learning rate from this iteration on "
                              "(recorded in the state's history)")
@@ -149,6 +172,13 @@ def main():
             setattr(args, key, value)
     if args.show:
         show(state)
+        return 0
+    if args.apply:
+        missing = [name for name in state["params"] if name not in read_table(args.apply)]
+        if missing:
+            print(f"{args.apply} lacks {', '.join(missing)}", file=sys.stderr)
+            return 2
+        print(f"{apply(state, args.apply)} defaults changed in {args.apply}")
         return 0
     if args.set_r_end is not None:
         if not 0 < args.set_r_end < 1:

@@ -9,7 +9,9 @@ fixed result, 5 wins, 2 losses and 1 draw for the first engine (`plus`). Checked
 - with `plus` winning, every value moves towards its `plus` side, by the step the schedule
   gives (a_k / c_k * (wins - losses)), and the state counts iterations and games;
 - a resumed run keeps the conditions it started with (the node limit of the state file, not
-  the one on the new command line) and continues the iteration count.
+  the one on the new command line) and continues the iteration count;
+- `--apply` rewrites just the tuned defaults of a params.rs copy, and refuses a file without
+  the table.
 
     python3 tests/python/test_spsa.py
 """
@@ -151,6 +153,32 @@ def main():
         bad = run_tuner(directory, state_path, fake, 5000, 10, ["--set-r-end", "7"])
         if bad.returncode != 2 or "--set-r-end" not in bad.stderr:
             failures.append(f"--set-r-end 7 accepted: rc {bad.returncode}")
+
+        # --apply writes the rounded values as the defaults of a copy of params.rs: the three
+        # tuned lines change (ranges kept), every other line stays as it was.
+        copy = os.path.join(directory, "params.rs")
+        original = open(spsa.PARAMS_RS).read()
+        open(copy, "w").write(original)
+        state = json.load(open(state_path))
+        for name, value in (("rfp_margin", 91.6), ("lmr_divisor", 240.4), ("nmp_base", 3.0)):
+            state["params"][name]["value"] = value
+        json.dump(state, open(state_path, "w"))
+        applied = run_tuner(directory, state_path, fake, 5000, 10, ["--apply", copy])
+        new_table = spsa.read_table(copy)
+        expected = dict(table, rfp_margin=(92, 20, 200),
+                        lmr_divisor=(240, *table["lmr_divisor"][1:]),
+                        nmp_base=(3, *table["nmp_base"][1:]))
+        if applied.returncode != 0 or new_table != expected:
+            failures.append(f"--apply: rc {applied.returncode}, table "
+                            f"{ {k: v for k, v in new_table.items() if v != table[k]} }")
+        changed = [(old, new) for old, new in zip(original.split("\n"),
+                                                  open(copy).read().split("\n")) if old != new]
+        if len(changed) != sum(expected[k] != table[k] for k in table):
+            failures.append(f"--apply changed other lines: {changed}")
+        missing = run_tuner(directory, state_path, fake, 5000, 10,
+                            ["--apply", os.path.join(directory, "calls.jsonl")])
+        if missing.returncode != 2:
+            failures.append(f"--apply to a file without the table: rc {missing.returncode}")
 
     for failure in failures:
         print("FAIL", failure)
