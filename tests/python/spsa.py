@@ -120,7 +120,8 @@ def apply(state, path):
     lines = open(path).read().split("\n")
     changed = 0
     for index, line in enumerate(lines):
-        match = re.match(r"^(\s+)([a-z_0-9]+):\s*(-?\d+),(.*)$", line)
+        # Only table lines (`name: default, min, max;`), not a struct literal elsewhere.
+        match = re.match(r"^(\s+)([a-z_0-9]+):\s*(-?\d+),(\s*-?\d+,\s*-?\d+;.*)$", line)
         if match and match.group(2) in state["params"]:
             indent, name, old, rest = match.groups()
             new = sent(state["params"][name], state["params"][name]["value"])
