@@ -48,13 +48,19 @@ BOOK = os.path.join(ROOT, "..", "shared", "data", "books", "UHO_4060_v4_sample20
 ALPHA, GAMMA = 0.602, 0.101
 
 
+# A line of the search_params! table, `name: default, min, max;` (indent, name, default, and
+# the rest with min and max); read_table and apply both go by it, so they agree on what a
+# table line is (a struct literal elsewhere in the file, `name: 5,`, is not one).
+TABLE_LINE = re.compile(r"^(\s+)([a-z_0-9]+):\s*(-?\d+),(\s*(-?\d+),\s*(-?\d+);.*)$")
+
+
 def read_table(path=PARAMS_RS):
     """name -> (default, min, max) from the search_params! table."""
     table = {}
     for line in open(path):
-        match = re.match(r"^\s+([a-z_0-9]+):\s*(-?\d+),\s*(-?\d+),\s*(-?\d+);", line)
+        match = TABLE_LINE.match(line.rstrip("\n"))
         if match:
-            name, default, low, high = match.groups()
+            _, name, default, _, low, high = match.groups()
             table[name] = (int(default), int(low), int(high))
     return table
 
@@ -120,10 +126,9 @@ def apply(state, path):
     lines = open(path).read().split("\n")
     changed = 0
     for index, line in enumerate(lines):
-        # Only table lines (`name: default, min, max;`), not a struct literal elsewhere.
-        match = re.match(r"^(\s+)([a-z_0-9]+):\s*(-?\d+),(\s*-?\d+,\s*-?\d+;.*)$", line)
+        match = TABLE_LINE.match(line)
         if match and match.group(2) in state["params"]:
-            indent, name, old, rest = match.groups()
+            indent, name, old, rest, _, _ = match.groups()
             new = sent(state["params"][name], state["params"][name]["value"])
             if new != int(old):
                 lines[index] = f"{indent}{name}: {new},{rest}"
