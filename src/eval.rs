@@ -36,7 +36,7 @@ pub fn contribution(pos: &Position, sq: Square) -> Option<i32> {
     let mut without = pos.accumulator();
     net.sub(&mut without, piece, to_64(sq));
     let side = pos.side_to_move();
-    let after = net.evaluate(&without, side);
+    let after = net.evaluate(&without, side, pos.piece_total() - 1);
     let after = if side == Color::White { after } else { -after };
     Some(white_eval(pos) - after)
 }
@@ -212,8 +212,8 @@ mod tests {
         let other = crate::nnue::file::serialize(
             &weights,
             &[3; crate::nnue::HIDDEN],
-            &[5; 2 * crate::nnue::HIDDEN],
-            100,
+            &[5; crate::nnue::OUTPUT_BUCKETS * 2 * crate::nnue::HIDDEN],
+            &[100; crate::nnue::OUTPUT_BUCKETS],
             400,
         );
         let before = pos.network_eval();

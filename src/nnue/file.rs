@@ -2,24 +2,34 @@
 //!
 //! ```text
 //!   byte  0..8    magic     "OX88NNUE"
-//!   byte  8..12   version   u32 = 1
+//!   byte  8..12   version   u32: 2 (1, the one-output layout, is still read)
 //!   byte 12..16   inputs    u32 = 768
 //!   byte 16..20   hidden    u32 (must equal `HIDDEN`)
 //!   byte 20..24   qa, qb    u16, u16 (255, 64)
 //!   byte 24..28   scale     u32, centipawns per unit of float output (MIN_SCALE..=MAX_SCALE)
 //!   byte 28..36   checksum  u64, FNV-1a of every byte after the header
 //!   byte 36..     input weights i16 [768][hidden], input bias i16 [hidden],
-//!                 output weights i16 [2·hidden], output bias i32
+//!                 version 2: output weights i16 [8][2·hidden], output biases i32 [8]
+//!                 (one set per output bucket, `nnue::output_bucket`)
+//!                 version 1: output weights i16 [2·hidden], output bias i32
 //! ```
+//! A version-1 file is a net without buckets: its one output set is copied into all eight, so
+//! it evaluates exactly as before.
 //! Anything that does not match exactly (magic, version, shape, scales, length, checksum) is
 //! refused with a message that says what; a refused file never replaces the current net.
 
-use super::{HIDDEN, INPUTS, MAX_SCALE, MIN_SCALE, Network, QA, QB};
+use super::{HIDDEN, INPUTS, MAX_SCALE, MIN_SCALE, Network, OUTPUT_BUCKETS, QA, QB};
 
 pub const MAGIC: &[u8; 8] = b"OX88NNUE";
-pub const VERSION: u32 = 1;
+/// The version written: output buckets.
+pub const VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 36;
-pub const PAYLOAD_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+pub const PAYLOAD_BYTES: usize = payload_bytes(OUTPUT_BUCKETS);
+
+/// Bytes after the header of a net with `buckets` output sets.
+const fn payload_bytes(buckets: usize) -> usize {
+    2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets
+}
 
 /// FNV-1a, 64 bits: enough to tell a damaged or truncated file from the one written.
 pub fn checksum(bytes: &[u8]) -> u64 {
@@ -38,11 +48,16 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
         return Err("not an Ox88 net file (no OX88NNUE header)".to_string());
     }
     let version = u32_at(bytes, 8);
-    if version != VERSION {
-        return Err(format!(
-            "net file version {version}, this build reads {VERSION}"
-        ));
-    }
+    let buckets = match version {
+        1 => 1,
+        VERSION => OUTPUT_BUCKETS,
+        _ => {
+            return Err(format!(
+                "net file version {version}, this build reads 1 and {VERSION}"
+            ));
+        }
+    };
+    let expected_bytes = payload_bytes(buckets);
     let (inputs, hidden) = (u32_at(bytes, 12) as usize, u32_at(bytes, 16) as usize);
     if inputs != INPUTS || hidden != HIDDEN {
         return Err(format!(
@@ -63,9 +78,9 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
         ));
     }
     let payload = &bytes[HEADER_BYTES..];
-    if payload.len() != PAYLOAD_BYTES {
+    if payload.len() != expected_bytes {
         return Err(format!(
-            "net file has {} bytes of weights, expected {PAYLOAD_BYTES} (truncated or damaged)",
+            "net file has {} bytes of weights, expected {expected_bytes} (truncated or damaged)",
             payload.len()
         ));
     }
@@ -90,10 +105,21 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
         }
     }
     let input_bias = std::array::from_fn(|_| next());
-    let output_weights = std::array::from_fn(|_| next());
-    let tail = &payload[PAYLOAD_BYTES - 4..];
-    let output_bias = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
-    for &weight in &output_weights {
+    let mut output_weights = [[0i16; 2 * HIDDEN]; OUTPUT_BUCKETS];
+    for set in output_weights.iter_mut().take(buckets) {
+        *set = std::array::from_fn(|_| next());
+    }
+    let biases = &payload[expected_bytes - 4 * buckets..];
+    let mut output_bias = [0i32; OUTPUT_BUCKETS];
+    for (bias, bytes) in output_bias.iter_mut().zip(biases.chunks_exact(4)) {
+        *bias = i32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    }
+    // One output set (version 1) serves every bucket.
+    for bucket in buckets..OUTPUT_BUCKETS {
+        output_weights[bucket] = output_weights[0];
+        output_bias[bucket] = output_bias[0];
+    }
+    for &weight in output_weights.iter().flatten() {
         if !(-127..=127).contains(&(weight as i32)) {
             return Err(format!(
                 "output weight {weight} outside ±127 (the kernels need it)"
@@ -110,21 +136,25 @@ pub fn parse(bytes: &[u8]) -> Result<Network, String> {
     ))
 }
 
-/// The bytes of a net file holding these quantised weights.
+/// The bytes of a net file (the current version) holding these quantised weights: output
+/// weights and biases bucket by bucket.
 pub fn serialize(
     input_weights: &[i16],
     input_bias: &[i16],
     output_weights: &[i16],
-    output_bias: i32,
+    output_bias: &[i32],
     scale: i32,
 ) -> Vec<u8> {
     assert_eq!(input_weights.len(), INPUTS * input_bias.len());
-    assert_eq!(output_weights.len(), 2 * input_bias.len());
+    assert_eq!(output_bias.len(), OUTPUT_BUCKETS);
+    assert_eq!(output_weights.len(), OUTPUT_BUCKETS * 2 * input_bias.len());
     let mut payload = Vec::with_capacity(PAYLOAD_BYTES);
     for &word in input_weights.iter().chain(input_bias).chain(output_weights) {
         payload.extend_from_slice(&word.to_le_bytes());
     }
-    payload.extend_from_slice(&output_bias.to_le_bytes());
+    for bias in output_bias {
+        payload.extend_from_slice(&bias.to_le_bytes());
+    }
     let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
@@ -158,8 +188,11 @@ mod tests {
     fn small_net() -> Vec<u8> {
         let weights: Vec<i16> = (0..INPUTS * HIDDEN).map(|i| (i % 50) as i16 - 25).collect();
         let bias = vec![7i16; HIDDEN];
-        let output: Vec<i16> = (0..2 * HIDDEN).map(|i| (i % 9) as i16 - 4).collect();
-        serialize(&weights, &bias, &output, -1234, 400)
+        let output: Vec<i16> = (0..OUTPUT_BUCKETS * 2 * HIDDEN)
+            .map(|i| (i % 9) as i16 - 4)
+            .collect();
+        let biases: Vec<i32> = (0..OUTPUT_BUCKETS as i32).map(|b| -1234 + b).collect();
+        serialize(&weights, &bias, &output, &biases, 400)
     }
 
     #[test]
@@ -168,7 +201,45 @@ mod tests {
         let net = parse(&bytes).unwrap();
         assert_eq!(net.input_weights[1][2], ((HIDDEN + 2) % 50) as i16 - 25);
         assert_eq!(net.input_bias, [7; HIDDEN]);
-        assert_eq!(net.output_bias, -1234);
+        assert_eq!(net.output_bias[0], -1234);
+        assert_eq!(net.output_bias[7], -1227);
+        assert_eq!(net.output_weights[1][0], ((2 * HIDDEN) % 9) as i16 - 4);
+    }
+
+    /// A version-1 file: the same input layer and one output set.
+    fn version_one_net() -> Vec<u8> {
+        let mut payload = Vec::new();
+        for i in 0..INPUTS * HIDDEN + HIDDEN {
+            payload.extend_from_slice(&((i % 11) as i16 - 5).to_le_bytes());
+        }
+        for i in 0..2 * HIDDEN {
+            payload.extend_from_slice(&((i % 7) as i16 - 3).to_le_bytes());
+        }
+        payload.extend_from_slice(&(-99i32).to_le_bytes());
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(MAGIC);
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        bytes.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        bytes.extend_from_slice(&(QA as u16).to_le_bytes());
+        bytes.extend_from_slice(&(QB as u16).to_le_bytes());
+        bytes.extend_from_slice(&400u32.to_le_bytes());
+        bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+        bytes.extend_from_slice(&payload);
+        bytes
+    }
+
+    #[test]
+    fn a_version_one_net_fills_every_bucket_with_its_one_output() {
+        let net = parse(&version_one_net()).unwrap();
+        for bucket in 0..OUTPUT_BUCKETS {
+            assert_eq!(net.output_bias[bucket], -99);
+            assert_eq!(net.output_weights[bucket], net.output_weights[0]);
+        }
+        assert_eq!(net.output_weights[0][4], 1);
+        let mut truncated = version_one_net();
+        truncated.pop();
+        assert!(parse(&truncated).err().unwrap().contains("truncated"));
     }
 
     #[test]

@@ -1,11 +1,17 @@
-//! The evaluation network: (768 → HIDDEN) × 2 → 1, with the first layer kept incrementally.
+//! The evaluation network: (768 → HIDDEN) × 2 → 1 of 8, with the first layer kept
+//! incrementally.
 //!
 //! ```text
 //!   inputs   768 = 2 colours (own, other) × 6 kinds × 64 squares, seen from one side
 //!   layer 1  768 → HIDDEN, one accumulator per perspective (white's view, black's view)
-//!   layer 2  [side to move's accumulator, other side's] → SCReLU → 2·HIDDEN → 1
+//!   layer 2  [side to move's accumulator, other side's] → SCReLU → 2·HIDDEN → 1, with one
+//!            set of output weights per material bucket ((pieces on the board − 2) / 4)
 //!   output   centipawns, side to move's point of view
 //! ```
+//! The output buckets let the last layer weigh the same features differently in an opening
+//! and an ending (a passed pawn, a king in the centre) at no cost in speed: the bucket is a
+//! piece count the position keeps anyway. A file with one output (version 1) reads as eight
+//! equal buckets.
 //! A perspective sees the board from its own side: the feature of a piece is (is it the
 //! perspective's colour, kind, square mirrored vertically for black). So the evaluation of a
 //! colour-flipped position is the same number by construction, and one set of weights serves
@@ -41,6 +47,14 @@ pub const QB: i32 = 64;
 /// these bounds.
 pub const MIN_SCALE: i32 = 50;
 pub const MAX_SCALE: i32 = 2000;
+/// Output-layer weight sets, chosen by how many pieces are on the board.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a board with `pieces` pieces, kings included (2..=32).
+#[inline(always)]
+pub fn output_bucket(pieces: usize) -> usize {
+    (pieces.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
+}
 
 /// The input index of `piece` on dense square `square` (a1 = 0 .. h8 = 63) for `perspective`.
 #[inline(always)]
@@ -58,9 +72,10 @@ pub struct Network {
     /// `input_weights[feature]`: the row added to an accumulator when that feature is on.
     pub(crate) input_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     pub(crate) input_bias: [i16; HIDDEN],
-    /// First `HIDDEN` for the side to move's accumulator, then the other side's.
-    pub(crate) output_weights: [i16; 2 * HIDDEN],
-    pub(crate) output_bias: i32,
+    /// Per output bucket: first `HIDDEN` for the side to move's accumulator, then the other
+    /// side's.
+    pub(crate) output_weights: [[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
+    pub(crate) output_bias: [i32; OUTPUT_BUCKETS],
     /// Centipawns per unit of float output.
     pub(crate) scale: i32,
     /// The file's checksum (what `selftest` and `eval` can show).
@@ -141,8 +156,8 @@ impl Network {
     pub(crate) fn from_parts(
         input_weights: Box<[[i16; HIDDEN]; INPUTS]>,
         input_bias: [i16; HIDDEN],
-        output_weights: [i16; 2 * HIDDEN],
-        output_bias: i32,
+        output_weights: [[i16; 2 * HIDDEN]; OUTPUT_BUCKETS],
+        output_bias: [i32; OUTPUT_BUCKETS],
         scale: i32,
         checksum: u64,
     ) -> Network {
@@ -219,14 +234,16 @@ impl Network {
         acc
     }
 
-    /// The network's output in centipawns, `side`'s point of view.
+    /// The network's output in centipawns, `side`'s point of view, for a board of `pieces`
+    /// pieces (kings included: it picks the output bucket).
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, side: Color, pieces: usize) -> i32 {
         let (us, them) = match side {
             Color::White => (&acc.0[0], &acc.0[1]),
             Color::Black => (&acc.0[1], &acc.0[0]),
         };
-        let (our_weights, their_weights) = self.output_weights.split_at(HIDDEN);
+        let bucket = output_bucket(pieces);
+        let (our_weights, their_weights) = self.output_weights[bucket].split_at(HIDDEN);
         let sum = self
             .kernels
             .screlu_dot(us, our_weights.try_into().expect("HIDDEN"))
@@ -234,7 +251,7 @@ impl Network {
                 .kernels
                 .screlu_dot(them, their_weights.try_into().expect("HIDDEN"));
         // sum is at scale QA·QA·QB; one QA comes off first so the bias (QA·QB) adds in.
-        (sum / QA + self.output_bias) * self.scale / (QA * QB)
+        (sum / QA + self.output_bias[bucket]) * self.scale / (QA * QB)
     }
 
     /// Centipawns per unit of the network's float output.
@@ -266,6 +283,18 @@ mod tests {
         assert_eq!(feature(Color::Black, white_pawn, 12), 384 + 52);
         let black_king = Piece::new(Color::Black, PieceType::King);
         assert_eq!(feature(Color::White, black_king, 63), 767);
+    }
+
+    #[test]
+    fn output_buckets_split_the_piece_counts_in_eight() {
+        assert_eq!(output_bucket(2), 0);
+        assert_eq!(output_bucket(5), 0);
+        assert_eq!(output_bucket(6), 1);
+        assert_eq!(output_bucket(17), 3);
+        assert_eq!(output_bucket(31), 7);
+        assert_eq!(output_bucket(32), 7);
+        assert_eq!(output_bucket(0), 0);
+        assert_eq!(output_bucket(40), OUTPUT_BUCKETS - 1);
     }
 
     #[test]

@@ -176,6 +176,12 @@ impl Position {
         self.counts[Piece::new(color, kind).index()] as i32
     }
 
+    /// Pieces on the board, kings included.
+    #[inline(always)]
+    pub fn piece_total(&self) -> usize {
+        self.counts.iter().map(|&count| count as usize).sum()
+    }
+
     pub fn en_passant_square(&self) -> Option<Square> {
         (self.en_passant != NO_SQUARE).then_some(self.en_passant)
     }
@@ -225,7 +231,8 @@ impl Position {
     /// The network's evaluation of the position, side to move's point of view, centipawns.
     /// Leaves the stored sums as they are (see `evaluate_network` for the search's path).
     pub fn network_eval(&self) -> i32 {
-        self.net.evaluate(&self.accumulator(), self.side)
+        self.net
+            .evaluate(&self.accumulator(), self.side, self.piece_total())
     }
 
     /// The network's evaluation, after bringing the stored sums up to date (the search's
@@ -233,8 +240,11 @@ impl Position {
     #[inline(always)]
     pub fn evaluate_network(&mut self) -> i32 {
         self.update_accumulators();
-        self.net
-            .evaluate(&self.accumulators[self.acc_top].acc, self.side)
+        self.net.evaluate(
+            &self.accumulators[self.acc_top].acc,
+            self.side,
+            self.piece_total(),
+        )
     }
 
     /// The first-layer sums of the board as it is (from the stored slots, without storing).

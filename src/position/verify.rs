@@ -235,9 +235,11 @@ mod tests {
                 // The lazy sums: brought up to date at random plies, so that later ones start
                 // from a slot some plies back.
                 if next() % 3 == 0 {
-                    let scratch = pos
-                        .network()
-                        .evaluate(&pos.computed_accumulator(), pos.side);
+                    let scratch = pos.network().evaluate(
+                        &pos.computed_accumulator(),
+                        pos.side,
+                        pos.piece_total(),
+                    );
                     assert_eq!(
                         pos.evaluate_network(),
                         scratch,
@@ -254,9 +256,11 @@ mod tests {
                 pos.verify()
                     .unwrap_or_else(|error| panic!("game {index}, taking back: {error}"));
                 if next() % 5 == 0 {
-                    let scratch = pos
-                        .network()
-                        .evaluate(&pos.computed_accumulator(), pos.side);
+                    let scratch = pos.network().evaluate(
+                        &pos.computed_accumulator(),
+                        pos.side,
+                        pos.piece_total(),
+                    );
                     assert_eq!(pos.evaluate_network(), scratch, "game {index}, taking back");
                 }
             }

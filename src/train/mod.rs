@@ -79,6 +79,11 @@ pub struct TrainArgs {
     /// half in the next epoch): twice the examples from the same games.
     #[arg(long)]
     pub mirror: bool,
+    /// Train only the output layer (all its buckets); the first layer keeps the weights of the
+    /// --init net. Fits the buckets of a net trained without them without touching the
+    /// features it learnt from more data than one session makes.
+    #[arg(long, requires = "init")]
+    pub output_only: bool,
 }
 
 /// Whether a training pass shows `record` reflected between the a- and h-files (`--mirror`):
@@ -363,6 +368,7 @@ fn train(args: &TrainArgs) -> Result<(), String> {
             }
         }
     };
+    state.adam.output_only = args.output_only;
     let mut grads: Vec<Grad> = (0..threads).map(|_| Grad::zeros(args.hidden)).collect();
     let batches_per_epoch = training.len().div_ceil(args.batch);
     let total_batches = (batches_per_epoch * args.epochs) as f64;

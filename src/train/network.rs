@@ -5,7 +5,8 @@
 //!
 //! ```text
 //!   a_s = b1 + Σ_{f∈s} W1[f],   a_o = b1 + Σ_{f∈o} W1[f]           (HIDDEN each)
-//!   out = W2[..H]·screlu(a_s) + W2[H..]·screlu(a_o) + b2,  screlu(x) = clamp(x, 0, 1)²
+//!   out = W2[k][..H]·screlu(a_s) + W2[k][H..]·screlu(a_o) + b2[k],  screlu(x) = clamp(x, 0, 1)²
+//!         (k = the output bucket of the position's piece count, `nnue::output_bucket`)
 //!   p   = σ(out),  loss = (p − t)²,  t = λ·σ(score / EVAL_K) + (1 − λ)·result
 //! ```
 //! So `out · EVAL_K` is the net's opinion on the scale of the search scores it learns from;
@@ -20,7 +21,7 @@
 //! update costs less than one position of a 16k batch).
 
 use crate::datagen::format::Record;
-use crate::nnue::{INPUTS, QA, QB, feature, file};
+use crate::nnue::{INPUTS, OUTPUT_BUCKETS, QA, QB, feature, file, output_bucket};
 use crate::types::Color;
 
 /// Centipawns that make one unit of the sigmoid's argument (win probability ≈ σ(cp / 400)).
@@ -34,9 +35,10 @@ pub struct FloatNet {
     /// [INPUTS × hidden], row-major by feature.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// [2 × hidden]: side to move's half first.
+    /// [OUTPUT_BUCKETS × 2 × hidden]: per bucket, side to move's half first.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// [OUTPUT_BUCKETS].
+    pub b2: Vec<f32>,
 }
 
 /// A gradient (or an Adam moment) with the network's layout.
@@ -45,7 +47,7 @@ pub struct Grad {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
 }
 
 impl Grad {
@@ -53,8 +55,8 @@ impl Grad {
         Grad {
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; OUTPUT_BUCKETS * 2 * hidden],
+            b2: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
@@ -62,14 +64,19 @@ impl Grad {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
     }
 
     pub fn scale(&mut self, factor: f32) {
-        for value in self.w1.iter_mut().chain(&mut self.b1).chain(&mut self.w2) {
+        for value in self
+            .w1
+            .iter_mut()
+            .chain(&mut self.b1)
+            .chain(&mut self.w2)
+            .chain(&mut self.b2)
+        {
             *value *= factor;
         }
-        self.b2 *= factor;
     }
 
     fn flat(&self) -> Vec<f32> {
@@ -77,19 +84,19 @@ impl Grad {
         values.extend_from_slice(&self.w1);
         values.extend_from_slice(&self.b1);
         values.extend_from_slice(&self.w2);
-        values.push(self.b2);
+        values.extend_from_slice(&self.b2);
         values
     }
 
     fn from_flat(hidden: usize, values: &[f32]) -> Grad {
         let (w1, rest) = values.split_at(INPUTS * hidden);
         let (b1, rest) = rest.split_at(hidden);
-        let (w2, rest) = rest.split_at(2 * hidden);
+        let (w2, b2) = rest.split_at(OUTPUT_BUCKETS * 2 * hidden);
         Grad {
             w1: w1.to_vec(),
             b1: b1.to_vec(),
             w2: w2.to_vec(),
-            b2: rest[0],
+            b2: b2.to_vec(),
         }
     }
 
@@ -103,24 +110,28 @@ impl Grad {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             *a += b;
         }
-        self.b2 += other.b2;
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
     }
 }
 
 /// Number of values in a network (or gradient) of this width.
 fn flat_len(hidden: usize) -> usize {
-    INPUTS * hidden + hidden + 2 * hidden + 1
+    INPUTS * hidden + hidden + OUTPUT_BUCKETS * (2 * hidden + 1)
 }
 
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// A record's features for both perspectives (side to move's first), at most 32 each.
+/// A record's features for both perspectives (side to move's first), at most 32 each, and
+/// its output bucket.
 pub struct Features {
     pub ours: [u16; 32],
     pub theirs: [u16; 32],
     pub count: usize,
+    pub bucket: usize,
 }
 
 impl Features {
@@ -138,6 +149,7 @@ impl Features {
             ours: [0; 32],
             theirs: [0; 32],
             count: 0,
+            bucket: 0,
         };
         for (square, piece) in record.pieces() {
             if features.count == 32 {
@@ -148,6 +160,7 @@ impl Features {
             features.theirs[features.count] = feature(us.flip(), piece, square) as u16;
             features.count += 1;
         }
+        features.bucket = output_bucket(features.count);
         features
     }
 }
@@ -191,10 +204,10 @@ impl FloatNet {
                 .map(|_| random.symmetric(w1_bound))
                 .collect(),
             b1: vec![0.0; hidden],
-            w2: (0..2 * hidden)
+            w2: (0..OUTPUT_BUCKETS * 2 * hidden)
                 .map(|_| random.symmetric(w2_bound))
                 .collect(),
-            b2: 0.0,
+            b2: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
@@ -208,7 +221,7 @@ impl FloatNet {
             w1: self.w1.clone(),
             b1: self.b1.clone(),
             w2: self.w2.clone(),
-            b2: self.b2,
+            b2: self.b2.clone(),
         }
         .flat()
     }
@@ -244,9 +257,14 @@ impl FloatNet {
             w2: network
                 .output_weights
                 .iter()
+                .flatten()
                 .map(|&w| f32::from(w) / QB as f32)
                 .collect(),
-            b2: network.output_bias as f32 / (QA * QB) as f32,
+            b2: network
+                .output_bias
+                .iter()
+                .map(|&b| b as f32 / (QA * QB) as f32)
+                .collect(),
         }
     }
 
@@ -267,11 +285,12 @@ impl FloatNet {
         self.accumulate(&features.ours[..n], &mut scratch.ours);
         self.accumulate(&features.theirs[..n], &mut scratch.theirs);
         let h = self.hidden;
-        let mut out = self.b2;
+        let w2 = &self.w2[features.bucket * 2 * h..(features.bucket + 1) * 2 * h];
+        let mut out = self.b2[features.bucket];
         for j in 0..h {
             let a = scratch.ours[j].clamp(0.0, 1.0);
             let b = scratch.theirs[j].clamp(0.0, 1.0);
-            out += self.w2[j] * a * a + self.w2[h + j] * b * b;
+            out += w2[j] * a * a + w2[h + j] * b * b;
         }
         out
     }
@@ -323,21 +342,24 @@ impl FloatNet {
         let error = p - target;
         let g = 2.0 * error * p * (1.0 - p);
         let h = self.hidden;
-        grad.b2 += g;
+        let bucket = features.bucket;
+        grad.b2[bucket] += g;
+        let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let grad_w2 = &mut grad.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         // Reuse the scratch vectors as the gradients at the accumulators.
         for j in 0..h {
             let a = scratch.ours[j];
             let b = scratch.theirs[j];
             let (ca, cb) = (a.clamp(0.0, 1.0), b.clamp(0.0, 1.0));
-            grad.w2[j] += g * ca * ca;
-            grad.w2[h + j] += g * cb * cb;
+            grad_w2[j] += g * ca * ca;
+            grad_w2[h + j] += g * cb * cb;
             scratch.ours[j] = if a > 0.0 && a < 1.0 {
-                g * self.w2[j] * 2.0 * a
+                g * w2[j] * 2.0 * a
             } else {
                 0.0
             };
             scratch.theirs[j] = if b > 0.0 && b < 1.0 {
-                g * self.w2[h + j] * 2.0 * b
+                g * w2[h + j] * 2.0 * b
             } else {
                 0.0
             };
@@ -372,8 +394,12 @@ impl FloatNet {
         let w1: Vec<i16> = self.w1.iter().map(|&w| q(w, QA)).collect();
         let b1: Vec<i16> = self.b1.iter().map(|&w| q(w, QA)).collect();
         let w2: Vec<i16> = self.w2.iter().map(|&w| q(w, QB).clamp(-127, 127)).collect();
-        let b2 = (self.b2 * (QA * QB) as f32).round() as i32;
-        file::serialize(&w1, &b1, &w2, b2, scale)
+        let b2: Vec<i32> = self
+            .b2
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
+        file::serialize(&w1, &b1, &w2, &b2, scale)
     }
 }
 
@@ -385,6 +411,8 @@ pub struct Adam {
     pub beta1: f32,
     pub beta2: f32,
     pub weight_decay: f32,
+    /// Leave the first layer (W1, b1) as it is: only the output layer learns.
+    pub output_only: bool,
 }
 
 impl Adam {
@@ -396,6 +424,7 @@ impl Adam {
             beta1: 0.9,
             beta2: 0.999,
             weight_decay: 0.01,
+            output_only: false,
         }
     }
 
@@ -441,13 +470,23 @@ impl Adam {
                     *w = (*w * decay - step).clamp(-CLIP, CLIP);
                 }
             };
-        update(
-            &mut net.w1,
-            &grad.w1,
-            &mut self.first.w1,
-            &mut self.second.w1,
-            decay,
-        );
+        if !self.output_only {
+            update(
+                &mut net.w1,
+                &grad.w1,
+                &mut self.first.w1,
+                &mut self.second.w1,
+                decay,
+            );
+            // Biases (b1 here, b2 below) are not decayed.
+            update(
+                &mut net.b1,
+                &grad.b1,
+                &mut self.first.b1,
+                &mut self.second.b1,
+                1.0,
+            );
+        }
         update(
             &mut net.w2,
             &grad.w2,
@@ -455,20 +494,13 @@ impl Adam {
             &mut self.second.w2,
             decay,
         );
-        // Biases are not decayed.
         update(
-            &mut net.b1,
-            &grad.b1,
-            &mut self.first.b1,
-            &mut self.second.b1,
+            &mut net.b2,
+            &grad.b2,
+            &mut self.first.b2,
+            &mut self.second.b2,
             1.0,
         );
-        let mut b2 = [net.b2];
-        let (mut m, mut v) = ([self.first.b2], [self.second.b2]);
-        update(&mut b2, &[grad.b2], &mut m, &mut v, 1.0);
-        net.b2 = b2[0];
-        self.first.b2 = m[0];
-        self.second.b2 = v[0];
     }
 }
 
@@ -579,7 +611,9 @@ mod tests {
     #[test]
     fn a_net_file_read_back_is_the_float_net_it_was_written_from() {
         let mut net = FloatNet::random(crate::nnue::HIDDEN, &mut Rng::new(21));
-        net.b2 = 0.1;
+        for (bucket, b2) in net.b2.iter_mut().enumerate() {
+            *b2 = 0.1 - 0.02 * bucket as f32;
+        }
         let bytes = net.quantise(400);
         let back = FloatNet::from_network(&file::parse(&bytes).unwrap());
         assert_eq!(
@@ -623,6 +657,38 @@ mod tests {
     }
 
     #[test]
+    fn output_only_training_leaves_the_first_layer_alone() {
+        let records = sample(500);
+        let mut net = FloatNet::random(8, &mut Rng::new(4));
+        let before = net.clone();
+        let mut adam = Adam::new(8);
+        adam.output_only = true;
+        let (mut grad, mut scratch) = (Grad::zeros(8), Scratch::new(8));
+        for record in &records {
+            net.backward(
+                &Features::of(record),
+                target(record, 1.0),
+                &mut scratch,
+                &mut grad,
+            );
+        }
+        grad.scale(1.0 / records.len() as f32);
+        adam.step(&mut net, &grad, 0.01);
+        assert_eq!(net.w1, before.w1);
+        assert_eq!(net.b1, before.b1);
+        assert_ne!(net.w2, before.w2);
+        assert_ne!(net.b2, before.b2);
+        // A bucket no position falls in has no gradient and keeps its weights (no decay
+        // moves them by more than the rate times the decay).
+        let buckets: Vec<usize> = records.iter().map(|r| Features::of(r).bucket).collect();
+        assert!(
+            !buckets.contains(&0),
+            "random playouts of 60 plies keep most pieces"
+        );
+        assert_eq!(net.b2[0], before.b2[0]);
+    }
+
+    #[test]
     fn the_gradient_matches_a_finite_difference() {
         let records = sample(40);
         let mut net = FloatNet::random(8, &mut Rng::new(5));
@@ -645,11 +711,16 @@ mod tests {
                 &mut grad,
             );
         }
-        let feature = Features::of(&records[0]).ours[3] as usize;
-        let checks: [(&str, usize, f32); 3] = [
+        let first = Features::of(&records[0]);
+        let feature = first.ours[3] as usize;
+        // An output weight and bias of the first record's bucket (a bucket no record falls
+        // in has no gradient to check).
+        let w2_index = first.bucket * 16 + 9;
+        let checks: [(&str, usize, f32); 4] = [
             ("w1", feature * 8 + 2, grad.w1[feature * 8 + 2]),
             ("b1", 5, grad.b1[5]),
-            ("w2", 9, grad.w2[9]),
+            ("w2", w2_index, grad.w2[w2_index]),
+            ("b2", first.bucket, grad.b2[first.bucket]),
         ];
         for (name, index, analytic) in checks {
             let epsilon = 1e-3;
@@ -658,6 +729,7 @@ mod tests {
             let (p, m) = match name {
                 "w1" => (&mut plus.w1[index], &mut minus.w1[index]),
                 "b1" => (&mut plus.b1[index], &mut minus.b1[index]),
+                "b2" => (&mut plus.b2[index], &mut minus.b2[index]),
                 _ => (&mut plus.w2[index], &mut minus.w2[index]),
             };
             *p += epsilon;
@@ -678,12 +750,20 @@ mod tests {
             *b = 0.2 + 0.4 * (j % 3) as f32 / 3.0;
         }
         // Output weights as large as a trained net's (random init ones are smaller, and
-        // their rounding to 1/64 would be a larger share of them).
+        // their rounding to 1/64 would be a larger share of them). One set for every bucket:
+        // a set's rounding errors shift all its positions alike (about ±9 cp), which would
+        // hide the truncation bias measured below; the buckets' biases differ by 40 cp, so a
+        // position evaluated in another bucket than the float net's still shows.
         let mut random = Rng::new(12);
-        for w in &mut net.w2 {
-            *w = random.symmetric(0.6);
+        let set: Vec<f32> = (0..2 * crate::nnue::HIDDEN)
+            .map(|_| random.symmetric(0.6))
+            .collect();
+        for bucket_weights in net.w2.chunks_exact_mut(2 * crate::nnue::HIDDEN) {
+            bucket_weights.copy_from_slice(&set);
         }
-        net.b2 = 0.05;
+        for (bucket, b2) in net.b2.iter_mut().enumerate() {
+            *b2 = 0.35 - 0.1 * bucket as f32;
+        }
         let quantised = std::sync::Arc::new(file::parse(&net.quantise(400)).unwrap());
         let mut worst = 0.0f32;
         let (mut signed, mut absolute, mut count) = (0.0f64, 0.0f64, 0.0f64);
