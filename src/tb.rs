@@ -42,7 +42,7 @@ fn probe(tablebases: &Tablebases, pos: &mut Position) -> Result<Answer, String> 
     if pos.castling_rights() != 0 {
         return Err("the position has castling rights; the tables hold none".to_string());
     }
-    let pieces = crate::syzygy::piece_count(pos);
+    let pieces = pos.piece_total();
     if pieces > tablebases.max_pieces() {
         return Err(format!(
             "{pieces} pieces, the tables found hold at most {}",

@@ -211,7 +211,7 @@ impl SearchThread {
             && self.pos.halfmove_clock() == 0
             && self.pos.castling_rights() == 0
         {
-            let pieces = crate::syzygy::piece_count(&self.pos);
+            let pieces = self.pos.piece_total();
             let cardinality = tables.cardinality();
             if pieces <= cardinality
                 && (depth >= tables.probe_depth || pieces < cardinality)

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::params::{DRAW, TB_WIN};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::syzygy::{Tablebases, Wdl, piece_count};
+use crate::syzygy::{Tablebases, Wdl};
 use crate::tt::Bound;
 
 /// The tables and the UCI settings that say when to probe them.
@@ -68,7 +68,7 @@ pub struct RootFilter {
 
 /// Ranks the root moves by the tables when the root is in them; None otherwise.
 pub fn filter_root(tables: &TablebaseUse, pos: &Position) -> Option<RootFilter> {
-    if pos.castling_rights() != 0 || piece_count(pos) > tables.cardinality() {
+    if pos.castling_rights() != 0 || pos.piece_total() > tables.cardinality() {
         return None;
     }
     let mut pos = pos.clone();

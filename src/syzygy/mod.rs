@@ -88,14 +88,6 @@ fn material_key(first: &[u8; 7], second: &[u8; 7]) -> MaterialKey {
     pack_side(first) | (pack_side(second) << 20)
 }
 
-/// Pieces on the board, kings included: what decides which tables a position needs.
-pub fn piece_count(pos: &Position) -> usize {
-    [Color::White, Color::Black]
-        .iter()
-        .flat_map(|&color| PieceType::ALL.map(|kind| pos.count(color, kind)))
-        .sum::<i32>() as usize
-}
-
 fn position_counts(pos: &Position, color: Color) -> [u8; 7] {
     let mut counts = [0u8; 7];
     for kind in PieceType::ALL {

@@ -161,7 +161,7 @@ impl Tablebases {
     }
 
     fn can_probe(&self, pos: &Position) -> bool {
-        pos.castling_rights() == 0 && super::piece_count(pos) <= self.max_pieces
+        pos.castling_rights() == 0 && pos.piece_total() <= self.max_pieces
     }
 
     /// The WDL table's value, or 0 for the bare kings.
