@@ -21,7 +21,7 @@ use crate::position::Position;
 use crate::search::{Limits, Score, SearchSignals, Searcher};
 
 /// Checksum of the embedded network (`src/nnue/ox88.nnue`); change it with the net.
-pub const EXPECTED_NET_CHECKSUM: u64 = 0x218b_8c05_3aa3_a4f8;
+pub const EXPECTED_NET_CHECKSUM: u64 = 0xef78_7a52_4d67_4984;
 
 /// How long the UCI conversation may take before it counts as hung.
 const UCI_PATIENCE: Duration = Duration::from_secs(60);
