@@ -30,7 +30,7 @@ fn handshake_lists_every_option() {
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 2350 min 600 max 2350",
+        "option name UCI_Elo type spin default 2430 min 600 max 2430",
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name EvalFile type string default <embedded>",
         "option name SyzygyPath type string default <empty>",

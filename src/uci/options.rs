@@ -470,7 +470,7 @@ mod tests {
         assert!(lines.contains(&"option name Clear Hash type button".into()));
         assert!(lines.contains(&"option name Ponder type check default false".into()));
         assert!(
-            lines.contains(&"option name UCI_Elo type spin default 2350 min 600 max 2350".into())
+            lines.contains(&"option name UCI_Elo type spin default 2430 min 600 max 2430".into())
         );
         // Every listed option can be set to its default.
         let mut options = Options::default();

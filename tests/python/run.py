@@ -42,7 +42,7 @@ def test_handshake_and_options():
             "Threads": ("spin", 1, 1, 256),
             "MultiPV": ("spin", 1, 1, 256),
             "Move Overhead": ("spin", 30, 0, 5000),
-            "UCI_Elo": ("spin", 2350, 600, 2350),
+            "UCI_Elo": ("spin", 2430, 600, 2430),
             "Skill Level": ("spin", 20, 0, 20),
             "Ponder": ("check", False, None, None),
             "UCI_Chess960": ("check", False, None, None),
