@@ -83,8 +83,8 @@ pub const NAMED_LEVELS: [(&str, u32); 5] = [
 /// the first network's search scored about even against the hand-written build the levels
 /// were first calibrated with, that at 1200 was shrunk when net 10 placed it near the top of
 /// its band, and those at 1600 and 2000 were shrunk until games against Stockfish's limited
-/// levels placed them within their bands. The last point is
-/// where the top segment would end; full strength itself is unlimited.
+/// levels placed them within their bands. The last point is where the top segment would
+/// end; full strength itself is unlimited.
 const NODE_BUDGETS: [(u32, f64); 6] = [
     (MIN_ELO, 655.0),
     (1000, 800.0),
